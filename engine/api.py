@@ -1,0 +1,43 @@
+"""The engine's public functions: create, apply (pure reducer), replay."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import state as _state
+from .errors import OptionError
+from .game import Game
+from .moves import Move
+from .record import record_of
+from .record import replay as _replay
+from .view import with_text
+
+
+def new_game(players: list[str], variant: str = "classic", options: dict[str, Any] | None = None,
+             seed: str | int | None = None, deals: list[dict[str, Any]] | None = None) -> Game:
+    """A new game in the opening reveal of round 1. `seed=None` draws a secret seed (CSPRNG);
+    `deals` are per-round specs from a record ({"seed": ...} or {"deal": {...}})."""
+    cls = _state.GAME_CLASSES.get(variant)
+    if cls is None:
+        raise OptionError(f"unknown variant {variant!r}; choose one of: {', '.join(sorted(_state.GAME_CLASSES))}")
+    return cls(players, options, seed=seed, deals=deals)
+
+
+def copy_game(game: Game) -> Game:
+    return _state.from_json(_state.to_json(game))
+
+
+def apply_move(game: Game, seat: int, move: Move | str) -> tuple[Game, list[dict[str, Any]]]:
+    """Pure reducer: a new game with `move` applied by `seat` (version + 1) and its public events,
+    each with an English `text`. The given game is left unchanged. Raises IllegalMove / MoveParseError."""
+    new = copy_game(game)
+    events = new.play(seat, move)
+    return new, [with_text(e, new.names) for e in events]
+
+
+def replay(record: dict[str, Any]) -> Game:
+    return _replay(record, new_game)
+
+
+def record(game: Game) -> dict[str, Any]:
+    return record_of(game)

@@ -1,0 +1,46 @@
+"""Decks (C1) and reproducible, unpredictable shuffles.
+
+Every shuffle is a Fisher-Yates driven by SHAKE-256 of a secret key and a label: without the key the
+order cannot be predicted from anything a player sees (the key is 128 bits from `secrets` for
+production games), with the key (a seed given at creation or kept in the game record) any game is
+reproduced exactly.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections import Counter
+
+# C1: -2 x5, -1 x10, 0 x15, 1..12 x10 each = 150 cards.
+CLASSIC_COUNTS: dict[int, int] = {-2: 5, -1: 10, 0: 15, **{v: 10 for v in range(1, 13)}}
+
+
+def deck_from_counts(counts: dict[int, int]) -> list[int]:
+    return [value for value, n in sorted(counts.items()) for _ in range(n)]
+
+
+def new_seed() -> str:
+    """A fresh secret seed: 128 bits from the operating system's CSPRNG."""
+    return secrets.token_hex(16)
+
+
+def derive(seed: str, label: str) -> str:
+    """A sub-seed for one purpose (a round's deal, a reshuffle); as unpredictable as `seed`."""
+    return hashlib.sha256(f"{seed}/{label}".encode()).hexdigest()[:32]
+
+
+def shuffle(cards: list[int], key: str) -> None:
+    """Shuffle `cards` in place, determined by `key` alone (64-bit draws: bias below 2**-56)."""
+    n = len(cards)
+    if n < 2:
+        return
+    data = hashlib.shake_256(key.encode()).digest(8 * n)
+    frombytes = int.from_bytes
+    for i in range(n - 1, 0, -1):
+        j = frombytes(data[8 * i : 8 * i + 8], "little") % (i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+def counts_of(cards: list[int]) -> Counter[int]:
+    return Counter(cards)

@@ -1,0 +1,103 @@
+"""Moves: small immutable values with the text form players type in mails (C7, RULES.md cells).
+
+Cells are named by column letter A-D and row number 1-3; index = row * 4 + column, so the order
+A1 B1 C1 D1 A2 ... D3 is index 0..11. Internally a classic move is also an int code
+(`kind << 4 | cell`) so the hot path never builds objects; `MOVE_BY_CODE` maps codes to the shared,
+prebuilt `Move` values.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .errors import MoveParseError
+
+CELL_NAMES: tuple[str, ...] = tuple(f"{c}{r}" for r in "123" for c in "ABCD")
+CELL_INDEX: dict[str, int] = {name: i for i, name in enumerate(CELL_NAMES)}
+COLUMN_NAMES = "ABCD"
+
+# Kind codes of classic moves.
+REVEAL, DRAW, TAKE, SWAP, FLIP = 0, 1, 2, 3, 4
+KIND_NAMES: tuple[str, ...] = ("reveal", "draw", "take", "swap", "flip")
+KIND_CODES: dict[str, int] = {k: i for i, k in enumerate(KIND_NAMES)}
+_WITH_CELL = frozenset({REVEAL, SWAP, FLIP})
+
+
+def cell_name(index: int) -> str:
+    return CELL_NAMES[index]
+
+
+def parse_cell(text: str) -> int:
+    """`B2` / `b2` / `2B` -> index. Raises MoveParseError."""
+    t = text.strip().upper()
+    if len(t) == 2 and t[0].isdigit() and t[1].isalpha():
+        t = t[1] + t[0]
+    try:
+        return CELL_INDEX[t]
+    except KeyError:
+        raise MoveParseError(
+            f"{text.strip()!r} is not a cell: use a column A-D and a row 1-3, like B2"
+        ) from None
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One decision. `kind` is a move name, `cell` a cell index or None."""
+
+    kind: str
+    cell: int | None = None
+
+    @property
+    def code(self) -> int:
+        return KIND_CODES[self.kind] << 4 | (self.cell or 0)
+
+    def text(self) -> str:
+        return self.kind if self.cell is None else f"{self.kind} {CELL_NAMES[self.cell]}"
+
+    def __str__(self) -> str:
+        return self.text()
+
+    @classmethod
+    def from_code(cls, code: int) -> Move:
+        return MOVE_BY_CODE[code]
+
+
+MOVE_BY_CODE: dict[int, Move] = {}
+for _k, _name in enumerate(KIND_NAMES):
+    if _k in _WITH_CELL:
+        for _c in range(12):
+            MOVE_BY_CODE[_k << 4 | _c] = Move(_name, _c)
+    else:
+        MOVE_BY_CODE[_k << 4] = Move(_name)
+
+# "<seat>: <move>" strings of the game record, prebuilt so the hot path only looks them up.
+SEAT_MOVE_TEXT: list[dict[int, str]] = [
+    {code: f"{seat}: {move.text()}" for code, move in MOVE_BY_CODE.items()} for seat in range(8)
+]
+
+_SPACES = re.compile(r"\s+")
+_SYNONYMS = {"turn": "flip", "discard": "flip", "replace": "swap", "place": "swap", "open": "reveal"}
+
+
+def parse_move(text: str) -> Move:
+    """Parse a classic move's text form, case-insensitive: `reveal B2`, `draw`, `take`, `swap C1`,
+    `flip D3`. Raises MoveParseError with a readable message."""
+    if not isinstance(text, str):
+        raise MoveParseError("a move must be text")
+    words = _SPACES.split(text.strip().lower())
+    if not words or not words[0]:
+        raise MoveParseError("empty move: say reveal B2, draw, take, swap C1 or flip D3")
+    kind = _SYNONYMS.get(words[0], words[0])
+    if kind not in KIND_CODES:
+        raise MoveParseError(
+            f"unknown move {words[0]!r}: say reveal B2, draw, take, swap C1 or flip D3"
+        )
+    code = KIND_CODES[kind]
+    if code in _WITH_CELL:
+        if len(words) != 2:
+            raise MoveParseError(f"{kind} needs one cell, like '{kind} B2'")
+        return MOVE_BY_CODE[code << 4 | parse_cell(words[1])]
+    if len(words) != 1:
+        raise MoveParseError(f"{kind} takes no cell; say just '{kind}'")
+    return MOVE_BY_CODE[code << 4]

@@ -1,0 +1,87 @@
+"""Game options (RULES.md: every option with its default) and their validation.
+
+Options are part of the saved state and of the game record. Each variant has its own table; an
+unknown name, a wrong type or a value outside the allowed choices raises `OptionError`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import OptionError
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 8  # C2
+
+# name -> (default, allowed choices or a type)
+CLASSIC_OPTIONS: dict[str, tuple[Any, Any]] = {
+    "column_removal": (True, bool),  # C8
+    "final_reveal_removal": (True, bool),  # C8
+    "start_tiebreak": ("extra_reveal", ("extra_reveal", "highest_card")),  # C5
+    "round_starter": ("previous_closer", ("previous_closer", "highest_reveal", "previous_winner")),  # C6
+    "doubling": (True, bool),  # C10
+    "doubling_tie": ("strict", ("strict", "lenient")),  # C10
+    "doubling_positive_only": (True, bool),  # C10
+    "target_score": (100, int),  # C12
+    "final_tiebreak": ("extra_round", ("extra_round", "most_rounds_won", "shared")),  # C12
+}
+
+VARIANT_OPTIONS: dict[str, dict[str, tuple[Any, Any]]] = {"classic": CLASSIC_OPTIONS}
+
+OPTION_HELP: dict[str, str] = {
+    "column_removal": "Remove a column of three equal face-up cards (C8).",
+    "final_reveal_removal": "Also remove such columns when the cards are turned up at round end (C8).",
+    "start_tiebreak": "Tie for the highest opening reveal: reveal one more card, or highest single card (C5).",
+    "round_starter": "Who starts later rounds (C6).",
+    "doubling": "Double the closer's score unless lowest (C10).",
+    "doubling_tie": "Strict: a closer tied for lowest is doubled; lenient: not (C10).",
+    "doubling_positive_only": "Never double a score of 0 or less (C10).",
+    "target_score": "The game ends after a round in which someone reaches this total (C12).",
+    "final_tiebreak": "Tie for the lowest total at game end (C12).",
+}
+
+
+def option_table(variant: str) -> dict[str, tuple[Any, Any]]:
+    try:
+        return VARIANT_OPTIONS[variant]
+    except KeyError:
+        raise OptionError(
+            f"unknown variant {variant!r}; choose one of: {', '.join(sorted(VARIANT_OPTIONS))}"
+        ) from None
+
+
+def defaults(variant: str = "classic") -> dict[str, Any]:
+    return {name: default for name, (default, _) in option_table(variant).items()}
+
+
+def validate_options(variant: str, options: dict[str, Any] | None) -> dict[str, Any]:
+    """Return the complete option dict for `variant` (defaults filled in) or raise OptionError."""
+    table = option_table(variant)
+    result = defaults(variant)
+    for name, value in (options or {}).items():
+        if name not in table:
+            raise OptionError(f"unknown option {name!r} for {variant} games")
+        _, allowed = table[name]
+        if allowed is bool:
+            if not isinstance(value, bool):
+                raise OptionError(f"option {name} must be true or false, not {value!r}")
+        elif allowed is int:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise OptionError(f"option {name} must be a whole number, not {value!r}")
+            if name == "target_score" and not 1 <= value <= 10_000:
+                raise OptionError(f"target_score must be between 1 and 10000, not {value}")
+        elif isinstance(allowed, tuple):
+            if value not in allowed:
+                raise OptionError(f"option {name} must be one of {', '.join(allowed)}, not {value!r}")
+        result[name] = value
+    return result
+
+
+def validate_players(players: list[str]) -> list[str]:
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise OptionError("players must be a list of names")
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise OptionError(f"SKYJO needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)} (C2)")
+    names = [p.strip() for p in players]
+    if any(not n for n in names):
+        raise OptionError("every player needs a name")
+    return names

@@ -1,0 +1,132 @@
+"""What a seat (or a spectator) may see (C13), as plain JSON-ready data.
+
+Built only from public information plus the viewer's own private knowledge (the card they drew).
+Face-down cells carry no value, the draw pile only its size, the seed nothing at all.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .game import DOWN, GONE, OVER, PLAY, STAGE_DRAWN, STAGE_TAKEN, Game
+from .moves import CELL_NAMES
+
+SCHEMA = 1
+_FACE = ("down", "up", "removed")
+
+
+def describe(event: dict[str, Any], names: list[str]) -> str:
+    """An English sentence for a public event."""
+    t = event["type"]
+    who = names[event["seat"]] if "seat" in event and event["seat"] is not None else ""
+
+    def card(v: Any) -> str:
+        return "a star" if v == "star" else str(v)
+
+    if t == "round_start":
+        return f"Round {event['round']} is dealt; everyone reveals two cards."
+    if t == "reveal":
+        return f"{who} revealed {event['cell']}: {card(event['value'])}."
+    if t == "start_tie":
+        return f"{', '.join(names[s] for s in event['seats'])} are tied for the start and reveal one more card."
+    if t == "start":
+        why = {"previous_closer": "closed the last round", "previous_winner": "won the last round",
+               "highest_reveal": "revealed the highest cards", "highest_card": "revealed the highest card",
+               "earliest_seat": "sits first among the tied"}.get(event.get("reason", ""), "")
+        return f"{who} starts" + (f" ({why})." if why else ".")
+    if t == "draw":
+        return f"{who} drew a card from the draw pile."
+    if t == "take":
+        return f"{who} took the {card(event['value'])} from the discard pile."
+    if t == "swap":
+        return f"{who} put the {card(event['value'])} on {event['cell']} and discarded the {card(event['discarded'])}."
+    if t == "flip":
+        return f"{who} discarded the {card(event['discarded'])} and turned up {event['cell']}: {card(event['value'])}."
+    if t == "remove_column":
+        return f"{who}'s column {event['column']} of {card(event['value'])}s is removed."
+    if t == "close":
+        return f"{who} has no face-down card left and closes the round; everyone else plays once more."
+    if t == "reshuffle":
+        return f"The draw pile was empty: {event['count']} discarded cards are shuffled into a new one."
+    if t == "final_reveal":
+        return "All remaining cards are turned up."
+    if t == "round_end":
+        parts = [f"{names[s]} {v}" for s, v in enumerate(event["scores"]) if v is not None]
+        extra = f" ({', '.join(names[s] for s in event['doubled'])} doubled)" if event["doubled"] else ""
+        return f"Round {event['round']} scores: {', '.join(parts)}{extra}."
+    if t == "extra_round":
+        return f"{', '.join(names[s] for s in event['seats'])} are tied for the lowest total and play one more round."
+    if t == "game_over":
+        return f"Game over: {' and '.join(names[s] for s in event['winners'])} won."
+    return t.replace("_", " ")
+
+
+def with_text(event: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    return {**event, "text": describe(event, names)}
+
+
+def _card_json(game: Game, value: int) -> Any:
+    return game.card_json(value) if hasattr(game, "card_json") else value
+
+
+def phase_name(game: Game) -> str:
+    if game.phase == PLAY and game.closer >= 0:
+        return "final_turns"
+    return game.phase
+
+
+def view(game: Game, seat: int | None) -> dict[str, Any]:
+    """Everything `seat` may see (None: a spectator). Never a face-down value, the draw pile order,
+    the seed, or another seat's drawn card (C13)."""
+    if seat is not None and not (isinstance(seat, int) and 0 <= seat < game.n):
+        raise ValueError(f"there is no seat {seat!r}")
+    owes = {p.seat: p.kind for p in game.pending()}
+    players = []
+    for s in range(game.n):
+        f = game.face[s]
+        vals = game.vals[s]
+        active = s in game.active
+        grid = []
+        for c in range(12):
+            state = f[c] if active else GONE
+            grid.append({"cell": CELL_NAMES[c], "face": _FACE[state],
+                         "value": None if state == DOWN or state == GONE else _card_json(game, vals[c])})
+        visible = sum(vals[c] for c in range(12) if f[c] == 1) if active else 0
+        players.append({"seat": s, "name": game.names[s], "active": active, "total": game.totals[s],
+                        "visible_score": visible, "closer": game.closer == s, "owes": owes.get(s),
+                        "grid": grid})
+    held = None
+    if game.phase == PLAY and game.stage in (STAGE_DRAWN, STAGE_TAKEN):
+        source = "draw" if game.stage == STAGE_DRAWN else "discard"
+        public = source == "discard" or seat == game.turn
+        held = {"seat": game.turn, "source": source,
+                "value": _card_json(game, game.held) if public else None}
+    data: dict[str, Any] = {
+        "schema": SCHEMA,
+        "variant": game.variant,
+        "viewer": seat,
+        "version": game.version,
+        "round": game.round,
+        "phase": phase_name(game),
+        "options": dict(game.options),
+        "players": players,
+        "turn": game.turn if game.phase == PLAY else None,
+        "held": held,
+        "discard_top": _card_json(game, game.discard[-1]) if game.discard else None,
+        "discard_count": len(game.discard),
+        "draw_count": len(game.draw),
+        "pending": [p.as_dict() for p in game.pending()],
+        "legal_moves": [m.text() for m in game.legal_moves(seat)] if seat is not None else [],
+        "closer": game.closer if game.closer >= 0 and game.phase != OVER else None,
+        "rounds": [dict(r) for r in game.rounds],
+        "totals": list(game.totals),
+        "log": [with_text(e, game.names) for e in game.log],
+        "winners": list(game.winners) if game.winners is not None else None,
+    }
+    if hasattr(game, "extend_view"):
+        game.extend_view(data, seat)
+    return data
+
+
+def spectator_view(game: Game) -> dict[str, Any]:
+    return view(game, None)
