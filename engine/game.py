@@ -165,6 +165,10 @@ class Game:
             return [REVEAL << 4 | c for c in range(12) if f[c] == DOWN]
         return []
 
+    def parse_move(self, text: str) -> Move:
+        """This variant's move grammar (classic: engine.moves.parse_move)."""
+        return parse_move(text)
+
     def legal_moves(self, seat: int) -> list[Move]:
         return [MOVE_BY_CODE[c] for c in self.legal_codes(seat)]
 
@@ -172,7 +176,7 @@ class Game:
     def play(self, seat: int, move: Move | str | int) -> list[dict[str, Any]]:
         """Apply `move` by `seat` in place; return the public events. Raises IllegalMove."""
         if isinstance(move, str):
-            move = parse_move(move)
+            move = self.parse_move(move)
         code = move if isinstance(move, int) else move.code
         if not isinstance(seat, int) or not 0 <= seat < self.n:
             raise IllegalMove(f"there is no seat {seat} in this game")

@@ -17,7 +17,6 @@ from typing import Any
 
 from .errors import EngineError, RecordError
 from .game import Game
-from .moves import parse_move
 
 FORMAT = "skyjo-pbem-record"
 SCHEMA = 1
@@ -75,13 +74,9 @@ def replay(record: Any, new_game: Any) -> Game:
     for i, text in enumerate(moves, start=1):
         seat, move_text = parse_record_move(text, i, game.n)
         try:
-            game.play(seat, parse_move_for(game, move_text))
+            game.play(seat, game.parse_move(move_text))
         except RecordError as exc:
             raise RecordError(f"move {i} ({text}): {exc}", i) from None
         except EngineError as exc:
             raise RecordError(f"move {i} ({text}): {exc}", i) from None
     return game
-
-
-def parse_move_for(game: Game, text: str) -> Any:
-    return game.parse_move(text) if hasattr(game, "parse_move") else parse_move(text)
