@@ -29,7 +29,7 @@ def _fingerprint() -> str:
 
 
 def ensure_venv() -> None:
-    if sys.version_info < (3, 11):
+    if sys.version_info < (3, 11):  # noqa: UP036 - run.py is what an older Python meets first
         sys.exit("skyjo-pbem needs Python 3.11 or newer")
     if not (BIN / "python").exists():
         print("creating .venv ...", file=sys.stderr)

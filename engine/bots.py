@@ -8,6 +8,7 @@ uses it to play for absent players.
 from __future__ import annotations
 
 import random as _random
+
 from .game import DOWN, PLAY, STAGE_DRAWN, STAGE_TURN, UP, Game
 from .moves import DRAW, FLIP, MOVE_BY_CODE, REVEAL, SWAP, TAKE, Move
 

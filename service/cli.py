@@ -8,15 +8,182 @@ Exit codes: 0 ok, 2 bad input (malformed record, illegal move, bad arguments).
 from __future__ import annotations
 
 import argparse
+import importlib
+import json
+import random
+import statistics
 import sys
+import time
+from pathlib import Path
+from typing import Any, TextIO
+
+import engine
+from engine.bots import BOTS, bot_move
+
+
+class UsageError(Exception):
+    """Bad input on the command line: printed, exit code 2."""
+
+
+def round_summary(game: engine.Game) -> dict[str, Any]:
+    names = game.names
+    return {
+        "players": names,
+        "variant": game.variant,
+        "rounds": [
+            {
+                "round": r["round"],
+                "closer": names[r["closer"]] if r["closer"] is not None else None,
+                "scores_before_doubling": {names[s]: v for s, v in enumerate(r["raw"]) if v is not None},
+                "scores": {names[s]: v for s, v in enumerate(r["scores"]) if v is not None},
+                "doubled": [names[s] for s in r["doubled"]],
+                "removed_columns": [f"{names[s]} {col}" for s, col in r["removed_columns"]],
+                "totals": {names[s]: t for s, t in enumerate(r["totals"])},
+            }
+            for r in game.rounds
+        ],
+        "totals": {names[s]: t for s, t in enumerate(game.totals)},
+        "finished": game.is_over,
+        "winners": [names[s] for s in game.winners] if game.winners is not None else None,
+    }
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    try:
+        text = Path(args.record).read_text(encoding="utf-8") if args.record != "-" else sys.stdin.read()
+    except OSError as exc:
+        raise UsageError(f"cannot read {args.record}: {exc.strerror}") from None
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"{args.record} is not JSON: {exc}") from None
+    try:
+        game = engine.replay(record)
+    except engine.RecordError as exc:
+        where = f"move {exc.move_number}: " if exc.move_number and not str(exc).startswith("move") else ""
+        raise UsageError(f"{args.record}: {where}{exc}") from None
+    out = round_summary(game)
+    if args.state:
+        out["state"] = game.to_json()
+    json.dump(out, sys.stdout, indent=2)
+    sys.stdout.write("\n")
+    return 0
+
+
+class Progress:
+    """A one-line progress bar on stderr (only when it is a terminal or when forced)."""
+
+    def __init__(self, total: int, stream: TextIO = sys.stderr, enabled: bool | None = None) -> None:
+        self.total = total
+        self.stream = stream
+        self.enabled = stream.isatty() if enabled is None else enabled
+        self.start = time.monotonic()
+        self.last = 0.0
+
+    def update(self, done: int) -> None:
+        now = time.monotonic()
+        if not self.enabled or (now - self.last < 0.1 and done < self.total):
+            return
+        self.last = now
+        width = 30
+        filled = int(width * done / self.total)
+        rate = done / max(now - self.start, 1e-9)
+        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} games {rate:.0f}/s")
+        if done >= self.total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def simulate(players: int, games: int, seed: str | None, bot: str, variant: str = "classic",
+             options: dict[str, Any] | None = None, progress: Progress | None = None) -> dict[str, Any]:
+    rng = random.Random(seed)
+    rounds_per_game: list[int] = []
+    round_scores: list[int] = []
+    closers = doubled = 0
+    turns = 0
+    wins = [0] * players
+    names = [f"P{i + 1}" for i in range(players)]
+    started = time.perf_counter()
+    for i in range(games):
+        game = engine.new_game(names, variant, options,
+                               seed=None if seed is None else f"{seed}-{i}")
+        while True:
+            pend = game.pending()
+            if not pend:
+                break
+            s = pend[0].seat
+            move = bot_move(game, s, bot, rng)
+            if move.text() in ("draw", "take"):
+                turns += 1
+            game.play(s, move)
+        rounds_per_game.append(len(game.rounds))
+        for r in game.rounds:
+            round_scores.extend(v for v in r["scores"] if v is not None)
+            if r["closer"] is not None:
+                closers += 1
+                doubled += r["closer"] in r["doubled"]
+        for w in game.winners or []:
+            wins[w] += 1
+        if progress:
+            progress.update(i + 1)
+    elapsed = time.perf_counter() - started
+    return {
+        "variant": variant,
+        "players": players,
+        "games": games,
+        "bot": bot,
+        "seed": seed,
+        "rounds_per_game": {"mean": round(statistics.fmean(rounds_per_game), 3),
+                            "min": min(rounds_per_game), "max": max(rounds_per_game)},
+        "mean_round_score": round(statistics.fmean(round_scores), 3),
+        "closer_doubled_rate": round(doubled / closers, 4) if closers else 0.0,
+        "turns_per_round": round(turns / sum(rounds_per_game), 2),
+        "wins_by_seat": wins,
+        "seconds": round(elapsed, 3),
+    }
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    if not 2 <= args.players <= 8:
+        raise UsageError(f"--players must be 2 to 8, not {args.players}")
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    try:
+        options = json.loads(args.options) if args.options else None
+        engine.new_game([f"P{i}" for i in range(args.players)], args.variant, options)
+    except (json.JSONDecodeError, engine.EngineError) as exc:
+        raise UsageError(f"bad --variant/--options: {exc}") from None
+    progress = Progress(args.games, enabled=args.progress or None) if args.games > 1 else None
+    out = simulate(args.players, args.games, args.seed, args.bot, args.variant, options, progress)
+    json.dump(out, sys.stdout, indent=2)
+    sys.stdout.write("\n")
+    return 0
+
+
+def add_engine_commands(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("replay", help="replay a game record and print each round's scores as JSON")
+    p.add_argument("record", help="path of the record JSON ('-' for stdin)")
+    p.add_argument("--state", action="store_true", help="also print the final state")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("simulate", help="play games between bots and print statistics as JSON")
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--seed", default=None, help="makes the run reproducible")
+    p.add_argument("--bot", choices=sorted(BOTS), default="greedy")
+    p.add_argument("--variant", default="classic")
+    p.add_argument("--options", default=None, help='rule options as JSON, e.g. \'{"target_score": 50}\'')
+    p.add_argument("--progress", action="store_true", help="show the progress bar even when not on a terminal")
+    p.set_defaults(func=cmd_simulate)
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="skyjo-pbem", description="Play SKYJO by email.")
     sub = parser.add_subparsers(dest="command", required=True)
+    add_engine_commands(sub)
     try:
-        from service import cli_service
-    except ImportError as exc:  # pragma: no cover - only while the service is not installed
+        cli_service = importlib.import_module("service.cli_service")
+    except ModuleNotFoundError as exc:  # pragma: no cover - only while the service is not there
         if exc.name != "service.cli_service":
             raise
     else:
@@ -26,8 +193,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
-    return int(args.func(args) or 0)
+    args = parser.parse_args(argv)  # argparse exits with code 2 on bad arguments
+    try:
+        return int(args.func(args) or 0)
+    except UsageError as exc:
+        print(f"skyjo-pbem {args.command}: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -1,0 +1,80 @@
+"""Helpers to build exact positions for rule tests: explicit deals (as in game records) and a JSON
+edit of the face states, loaded back through the engine's own invariant check."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import engine
+from engine.cards import CLASSIC_COUNTS, deck_from_counts
+from engine.game import DOWN, GONE, UP
+
+NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
+
+
+def make_deal(grids: list[list[int] | None], discard: int, draw_top: list[int] | None = None,
+              counts: dict[int, int] = CLASSIC_COUNTS) -> dict[str, Any]:
+    """An explicit deal: the given grids (A1 B1 C1 D1 A2 ... D3), discard card and draw pile top
+    cards; the rest of the deck goes below them in ascending order."""
+    draw_top = list(draw_top or [])
+    used = Counter(c for g in grids if g for c in g) + Counter([discard]) + Counter(draw_top)
+    rest = Counter(deck_from_counts(counts)) - used
+    assert not (used - Counter(deck_from_counts(counts))), "deal uses cards the deck does not have"
+    return {"grids": grids, "discard": discard, "draw": draw_top + sorted(rest.elements())}
+
+
+def grid(rows: str) -> list[int]:
+    """grid("1 2 3 4 / 5 6 7 8 / 9 10 11 12") -> the 12 values in cell order."""
+    values = [int(x) for x in rows.replace("/", " ").split()]
+    assert len(values) == 12
+    return values
+
+
+def new(grids: list[list[int]], discard: int = 0, draw_top: list[int] | None = None,
+        options: dict[str, Any] | None = None, seed: str = "test") -> engine.Game:
+    return engine.new_game(NAMES[: len(grids)], "classic", options, seed=seed,
+                           deals=[{"deal": make_deal(grids, discard, draw_top)}])
+
+
+def position(game: engine.Game, up: dict[int, str] | None = None, turn: int | None = None,
+             gone: dict[int, str] | None = None) -> engine.Game:
+    """Turn the named cells face-up (e.g. {0: "A1 B1 C1"}) or mark columns' cells removed, and, with
+    `turn`, skip the opening straight into play with that seat to move. The result is loaded through
+    Game.from_json, so the engine's invariants check it."""
+    data = game.to_json()
+    for seat, cells in (up or {}).items():
+        for name in cells.split():
+            i = engine.CELL_NAMES.index(name.upper())
+            data["face"][seat][i] = UP
+    for seat, cells in (gone or {}).items():
+        for name in cells.split():
+            i = engine.CELL_NAMES.index(name.upper())
+            data["face"][seat][i] = GONE
+            data["discard"].insert(0, data["vals"][seat][i])
+    for seat in range(len(data["face"])):
+        data["down"][seat] = data["face"][seat].count(DOWN)
+    if turn is not None:
+        data["phase"] = "play"
+        data["turn"] = turn
+        data["stage"] = 0
+        data["revealed"] = [2] * len(data["face"])
+    return engine.Game.from_json(data)
+
+
+def play(game: engine.Game, *moves: str) -> list[dict[str, Any]]:
+    """Play "seat: move" strings in order; return all events."""
+    events: list[dict[str, Any]] = []
+    for text in moves:
+        seat, move = text.split(":", 1)
+        events += game.play(int(seat), move.strip())
+    return events
+
+
+def open_all(game: engine.Game, reveals: dict[int, str]) -> list[dict[str, Any]]:
+    """Opening reveal (C4): {seat: "A1 B1"}."""
+    events: list[dict[str, Any]] = []
+    for seat, cells in reveals.items():
+        for c in cells.split():
+            events += game.play(seat, f"reveal {c}")
+    return events
