@@ -1,0 +1,82 @@
+"""The skyjo-pbem web service (Flask, flaskr style): `create_app(config=None)`."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+from flask import Flask
+from flask_babel import Babel
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+from flask_wtf.csrf import CSRFProtect
+
+ROOT = Path(__file__).resolve().parent.parent
+csrf = CSRFProtect()
+limiter = Limiter(get_remote_address, storage_uri="memory://", default_limits=[])
+babel = Babel()
+
+
+def _env_config(instance_path: str) -> dict:
+    mail_url = os.environ.get("MAIL_URL") or None
+    env = os.environ.get("SKYJO_ENV") or ("production" if mail_url else "development")
+    return {
+        "ENV_NAME": env,
+        "DATABASE_URL": os.environ.get("DATABASE_URL")
+        or f"sqlite:///{Path(instance_path) / 'skyjo.sqlite3'}",
+        "BASE_URL": os.environ.get("BASE_URL", "http://127.0.0.1:5000"),
+        "MAIL_URL": mail_url,
+        "MAIL_FROM": os.environ.get("MAIL_FROM", "SKYJO <skyjo@localhost>"),
+        "SECRET_KEY": os.environ.get("SECRET_KEY") or None,
+    }
+
+
+def _dev_secret(instance_path: str) -> str:
+    """Development only: a random key kept in the instance folder so links survive restarts."""
+    path = Path(instance_path) / "dev-secret-key"
+    if not path.exists():
+        path.write_text(secrets.token_hex(32))
+    return path.read_text().strip()
+
+
+def create_app(config: dict | None = None) -> Flask:
+    app = Flask(__name__, instance_relative_config=True, template_folder=str(ROOT / "templates"))
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    app.config.update(
+        BABEL_DEFAULT_LOCALE="en",
+        WTF_CSRF_TIME_LIMIT=None,  # a mail link may be confirmed hours later
+        MAX_CONTENT_LENGTH=64 * 1024,
+        SESSION_COOKIE_SAMESITE="Lax",
+        RATELIMIT_HEADERS_ENABLED=True,
+        LINKS_RATE_LIMIT="5 per minute;30 per day",
+    )
+    app.config.update(_env_config(app.instance_path))
+    if config:
+        app.config.update(config)
+    app.config["DEV"] = app.config.get("ENV_NAME") == "development"
+    app.config.setdefault("DEV_MAILBOX", app.config["DEV"])
+    if not app.config.get("SECRET_KEY"):
+        if not app.config["DEV"]:
+            raise RuntimeError("SECRET_KEY must be set outside development (it also signs every link)")
+        app.config["SECRET_KEY"] = _dev_secret(app.instance_path)
+
+    from service import db, errors, web
+
+    db.init_app(app)
+    csrf.init_app(app)
+    limiter.init_app(app)
+    babel.init_app(app)
+    app.register_blueprint(web.bp)
+    from service import render
+
+    app.jinja_env.globals["r"] = render
+    errors.init_app(app)
+    if app.config["DEV"]:
+        try:
+            from service.devmail import devmail_bp
+        except ImportError:  # pragma: no cover - until the mail layer lands
+            devmail_bp = None
+        if devmail_bp is not None:
+            app.register_blueprint(devmail_bp)
+    return app

@@ -1,0 +1,116 @@
+"""Web forms (validated here: SQLModel table models do not validate)."""
+
+from __future__ import annotations
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, FieldList, FormField, IntegerField, SelectField, StringField
+from wtforms.validators import Email, InputRequired, Length, NumberRange, Optional, ValidationError
+
+import engine
+
+MAX_OTHERS = 7
+
+OPTION_LABELS = {
+    "column_removal": _l("Remove a column of three equal cards"),
+    "final_reveal_removal": _l("Also remove such columns when cards are turned up at round end"),
+    "start_tiebreak": _l("Tie for the opening start"),
+    "round_starter": _l("Who starts later rounds"),
+    "doubling": _l("Double the closer's score unless lowest"),
+    "doubling_tie": _l("Closer tied for lowest"),
+    "doubling_positive_only": _l("Never double a score of 0 or less"),
+    "target_score": _l("Game ends when a total reaches"),
+    "final_tiebreak": _l("Tie for the lowest total at game end"),
+}
+
+CHOICE_LABELS = {
+    "extra_reveal": _l("tied players reveal one more card"),
+    "highest_card": _l("highest single card"),
+    "previous_closer": _l("the previous round's closer"),
+    "highest_reveal": _l("highest opening reveal"),
+    "previous_winner": _l("the previous round's winner"),
+    "strict": _l("strict: a tie is doubled"),
+    "lenient": _l("lenient: a tie is not doubled"),
+    "extra_round": _l("one more round among the tied"),
+    "most_rounds_won": _l("most rounds won"),
+    "shared": _l("shared victory"),
+}
+
+
+class PlayerForm(FlaskForm):
+    class Meta:
+        csrf = False
+
+    name = StringField(_l("Name"), validators=[Optional(), Length(max=40)])
+    email = StringField(_l("Email"), validators=[Optional(), Email(message=_l("Not a valid email address.")),
+                                                  Length(max=254)])
+
+
+def option_fields(variant: str = "classic") -> dict:
+    fields = {}
+    for name, (default, allowed) in engine.option_table(variant).items():
+        label = OPTION_LABELS.get(name, name.replace("_", " ").capitalize())
+        if allowed is bool:
+            fields[f"opt_{name}"] = BooleanField(label, default=default)
+        elif allowed is int:
+            fields[f"opt_{name}"] = IntegerField(label, default=default,
+                                                 validators=[InputRequired(), NumberRange(1, 10_000)])
+        elif isinstance(allowed, tuple):
+            choices = [(c, CHOICE_LABELS.get(c, c)) for c in allowed]
+            fields[f"opt_{name}"] = SelectField(label, default=default, choices=choices)
+    return fields
+
+
+class _NewGameBase(FlaskForm):
+    host_name = StringField(_l("Your name"), validators=[InputRequired(), Length(min=1, max=40)])
+    host_email = StringField(_l("Your email"), validators=[InputRequired(), Email(
+        message=_l("Not a valid email address.")), Length(max=254)])
+    players = FieldList(FormField(PlayerForm), min_entries=MAX_OTHERS, max_entries=MAX_OTHERS)
+    variant = SelectField(_l("Variant"), default="classic",
+                          choices=[("classic", _l("Classic SKYJO"))])
+    decision_hours = IntegerField(_l("Time per decision (hours)"), default=48,
+                                  validators=[InputRequired(), NumberRange(1, 24 * 30)])
+
+    def validate_players(self, field):
+        entries = [(p.form.name.data or "").strip() for p in field.entries]
+        emails = [(p.form.email.data or "").strip() for p in field.entries]
+        for p, n, e in zip(field.entries, entries, emails, strict=True):
+            if bool(n) != bool(e):
+                (p.form.email if n else p.form.name).errors.append(
+                    _l("Give both a name and an email, or leave both empty."))
+                raise ValidationError(_l("Each player needs a name and an email."))
+        others = [e.lower() for e in emails if e]
+        if not others:
+            raise ValidationError(_l("Invite at least one other player."))
+        everyone = [(self.host_email.data or "").strip().lower()] + others
+        if len(set(everyone)) != len(everyone):
+            for p, e in zip(field.entries, emails, strict=True):
+                if e and (everyone.count(e.lower()) > 1):
+                    p.form.email.errors.append(_l("This email is used twice."))
+            raise ValidationError(_l("Every player needs a different email address."))
+        names = [(self.host_name.data or "").strip().casefold()] + [n.casefold() for n in entries if n]
+        if len(set(names)) != len(names):
+            raise ValidationError(_l("Every player needs a different name."))
+
+    def others(self) -> list[tuple[str, str]]:
+        return [(p.form.name.data.strip(), p.form.email.data.strip()) for p in self.players.entries
+                if (p.form.name.data or "").strip()]
+
+    def options(self) -> dict:
+        out = {}
+        for name in engine.option_table(self.variant.data or "classic"):
+            field = getattr(self, f"opt_{name}", None)
+            if field is not None:
+                out[name] = field.data
+        return out
+
+    def option_field_list(self):
+        return [getattr(self, f"opt_{n}") for n in engine.option_table("classic") if hasattr(self, f"opt_{n}")]
+
+
+NewGameForm = type("NewGameForm", (_NewGameBase,), option_fields("classic"))
+
+
+class LinksForm(FlaskForm):
+    email = StringField(_l("Your email"), validators=[InputRequired(), Email(
+        message=_l("Not a valid email address.")), Length(max=254)])

@@ -1,0 +1,104 @@
+"""What mails the service sends, composed from engine views only, queued in the caller's transaction."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from flask import current_app, render_template
+from flask_babel import gettext as _
+
+import engine
+from service import render, tokens
+from service.models import GameRow, SeatRow
+
+try:
+    from service.outbox import queue_mail
+except ImportError:  # pragma: no cover - stand-in until the mail layer lands
+    def queue_mail(session, **kwargs):
+        current_app.extensions.setdefault("skyjo_fake_outbox", []).append(kwargs)
+
+
+def _thread(game: GameRow, seat: SeatRow) -> str:
+    # one thread per game and player (the email stays the same through a token rotation)
+    return f"game-{game.id}-{seat.position}"
+
+
+def _send(s, game: GameRow, seat: SeatRow, template: str, **ctx) -> None:
+    token = tokens.seat_token(seat.token_salt)
+    ctx.update(game=game, seat=seat, token=token, r=render, seat_url=render.seat_url(token),
+               prefs_url=render.prefs_url(token), base_url=render.base_url())
+    html = render_template(f"mail/{template}.html", **ctx)
+    text = render_template(f"mail/{template}.txt", **ctx)
+    queue_mail(s, to_addr=seat.email, to_name=seat.name, subject=game.title, text=text, html=html,
+               game_id=None, seat=seat.seat if seat.seat is not None else seat.position,
+               thread_key=_thread(game, seat), unsubscribe_url=render.unsubscribe_url(token))
+
+
+def invitation(s, game: GameRow, seat: SeatRow, host: SeatRow, seats: list[SeatRow]) -> None:
+    _send(s, game, seat, "invitation", host=host, seats=seats)
+
+
+def host_created(s, game: GameRow, host: SeatRow, seats: list[SeatRow]) -> None:
+    _send(s, game, host, "created", seats=seats)
+
+
+def notice(s, game: GameRow, seat: SeatRow, message: str) -> None:
+    if seat.mail_pref == "off":
+        return
+    _send(s, game, seat, "notice", message=message)
+
+
+def new_link(s, game: GameRow, seat: SeatRow) -> None:
+    _send(s, game, seat, "notice", message=_("Your link was replaced; the old one no longer works. "
+                                             "This is your new link."))
+
+
+def links(s, entries: list[tuple[GameRow, SeatRow]]) -> None:
+    first_game, first_seat = entries[0]
+    items = [{"title": g.title, "status": g.status, "url": render.seat_url(tokens.seat_token(r.token_salt))}
+             for g, r in entries]
+    html = render_template("mail/links.html", items=items)
+    text = render_template("mail/links.txt", items=items)
+    queue_mail(s, to_addr=first_seat.email, to_name=first_seat.name, subject=_("Your SKYJO links"),
+               text=text, html=html, thread_key=f"links-{first_seat.email.lower()}")
+
+
+def turn_context(game: GameRow, seat: SeatRow, view: dict) -> dict:
+    token = tokens.seat_token(seat.token_salt)
+    groups = render.move_groups(view)
+    for g in groups:
+        for opt in g["options"]:
+            opt["url"] = render.move_url(token, opt["slug"], view["version"])
+    deadline = game.updated_at + timedelta(hours=game.decision_hours)
+    return {"view": view, "groups": groups, "deadline": deadline}
+
+
+def decision_or_nothing(s, game: GameRow, seat: SeatRow, g: engine.Game, *, first: bool = False,
+                        events: list[dict] | None = None, round_over: dict | None = None) -> None:
+    if seat.mail_pref == "off" or seat.seat is None:
+        return
+    view = engine.view(g, seat.seat)
+    ctx = turn_context(game, seat, view)
+    _send(s, game, seat, "turn", events=events or [], round_over=round_over, first=first, **ctx)
+
+
+def after_move(s, game: GameRow, seats: list[SeatRow], old: engine.Game, new: engine.Game, mover: int,
+               events: list[dict]) -> None:
+    """Mail every seat that now owes a new decision; round-over and game-over mails to everybody."""
+    playing = [r for r in seats if r.seat is not None and r.status == "accepted"]
+    before = {p.seat for p in old.pending()}
+    after = {p.seat for p in new.pending()}
+    round_done = len(engine.view(new, None)["rounds"]) > len(engine.view(old, None)["rounds"])
+    if new.is_over:
+        for r in playing:
+            if r.mail_pref != "off":
+                _send(s, game, r, "game_over", view=engine.view(new, r.seat), events=events)
+        return
+    for r in playing:
+        owes_new = r.seat in after and (r.seat == mover or r.seat not in before or round_done)
+        if owes_new:
+            round_over = engine.view(new, r.seat)["rounds"][-1] if round_done else None
+            decision_or_nothing(s, game, r, new, events=events, round_over=round_over)
+        elif round_done and r.mail_pref != "off":
+            _send(s, game, r, "round_over", view=engine.view(new, r.seat), events=events,
+                  round_over=engine.view(new, r.seat)["rounds"][-1])

@@ -1,0 +1,79 @@
+"""Database tables of the service (SQLModel).
+
+The naming convention is set on the shared metadata before any table is defined, so constraints get
+stable names on SQLite and PostgreSQL alike (Alembic batch mode needs them).
+"""
+
+from datetime import UTC, datetime
+
+from sqlalchemy import JSON, Column, Integer, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+SQLModel.metadata.naming_convention = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class GameRow(SQLModel, table=True):
+    """One game. `state` is the engine's full JSON (hidden information: never rendered)."""
+
+    __tablename__ = "game"
+
+    id: str = Field(primary_key=True, max_length=24)
+    status: str = Field(default="inviting", max_length=16)  # inviting | active | finished | cancelled
+    variant: str = Field(default="classic", max_length=32)
+    options: dict = Field(default_factory=dict, sa_type=JSON)
+    decision_hours: int = Field(default=48)
+    title: str = Field(default="", max_length=400)
+    state: dict | None = Field(default=None, sa_type=JSON)
+    version: int = Field(default=0, sa_column=Column(Integer, nullable=False, default=0))
+    record: dict | None = Field(default=None, sa_type=JSON)  # engine record at the deal (moves empty)
+    setup: dict = Field(default_factory=dict, sa_type=JSON)  # seed/deals for the deal (hidden)
+    spectator_salt: str = Field(max_length=64)
+    rematch_of: str | None = Field(default=None, max_length=24)
+    rematch_id: str | None = Field(default=None, max_length=24)
+    created_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow)
+
+
+class SeatRow(SQLModel, table=True):
+    """A player of a game. `seat` is the engine seat once dealt (invitation order until then)."""
+
+    __tablename__ = "seat"
+    __table_args__ = (UniqueConstraint("game_id", "position", name="uq_seat_game_position"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id", index=True, max_length=24)
+    position: int  # order on the new-game form, 0 = host
+    seat: int | None = None  # engine seat, set at the deal
+    name: str = Field(max_length=40)
+    email: str = Field(index=True, max_length=254)
+    status: str = Field(default="invited", max_length=16)  # invited | accepted | declined
+    is_host: bool = False
+    token_salt: str = Field(max_length=64)
+    token_hash: str = Field(unique=True, max_length=64)
+    mail_pref: str = Field(default="every", max_length=16)  # every | off
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class MoveRow(SQLModel, table=True):
+    """The move log: with the game's record it is a complete engine game record."""
+
+    __tablename__ = "move"
+    __table_args__ = (UniqueConstraint("game_id", "number", name="uq_move_game_number"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id", index=True, max_length=24)
+    number: int  # 1-based
+    seat: int
+    move: str = Field(max_length=64)
+    version_before: int
+    created_at: datetime = Field(default_factory=utcnow)

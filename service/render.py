@@ -1,0 +1,335 @@
+"""Turning an engine view (and only a view) into what pages and mails show."""
+
+from __future__ import annotations
+
+from flask import current_app
+from flask_babel import gettext as _
+from markupsafe import Markup, escape
+
+from service import tokens
+
+COLUMNS = "ABCD"
+ROWS = 3
+
+
+# ---------------------------------------------------------------------------------------------------
+# URLs (absolute, for mails; pages use the same paths)
+
+
+def base_url() -> str:
+    return str(current_app.config["BASE_URL"]).rstrip("/")
+
+
+def seat_path(token: str) -> str:
+    return f"/s/{token}"
+
+
+def seat_url(token: str) -> str:
+    return base_url() + seat_path(token)
+
+
+def move_path(token: str, slug: str, version: int) -> str:
+    return f"/s/{token}/m/{slug}?v={version}"
+
+
+def move_url(token: str, slug: str, version: int) -> str:
+    return base_url() + move_path(token, slug, version)
+
+
+def unsubscribe_url(token: str) -> str:
+    return f"{base_url()}/s/{token}/unsubscribe"
+
+
+def prefs_url(token: str) -> str:
+    return f"{base_url()}/s/{token}/prefs"
+
+
+def watch_path(game_id: str, salt: str) -> str:
+    return f"/watch/{game_id}/{tokens.spectator_token(game_id, salt)}"
+
+
+def watch_url(game_id: str, salt: str) -> str:
+    return base_url() + watch_path(game_id, salt)
+
+
+# ---------------------------------------------------------------------------------------------------
+# cards and boards
+
+
+def card_text(value) -> str:
+    if value is None:
+        return ""
+    if value == "star":
+        return "★"
+    return str(value)
+
+
+def card_class(value) -> str:
+    if value is None:
+        return "down"
+    if value == "star":
+        return "star"
+    if isinstance(value, int):
+        if value < 0:
+            return "neg"
+        if value == 0:
+            return "zero"
+        if value <= 4:
+            return "low"
+        if value <= 8:
+            return "mid"
+        return "high"
+    return "other"
+
+
+def grid_rows(player: dict) -> list[list[dict]]:
+    grid = player["grid"]
+    return [grid[r * len(COLUMNS):(r + 1) * len(COLUMNS)] for r in range(ROWS)]
+
+
+def players_in_order(view: dict) -> list[dict]:
+    """The viewer's grid first, then the others in seat order."""
+    players = list(view["players"])
+    me = view.get("viewer")
+    if me is None:
+        return players
+    return [p for p in players if p["seat"] == me] + [p for p in players if p["seat"] != me]
+
+
+def name_of(view: dict, seat) -> str:
+    for p in view["players"]:
+        if p["seat"] == seat:
+            return p["name"]
+    return "?"
+
+
+def split_move(text: str) -> tuple[str, str | None]:
+    parts = text.split()
+    return parts[0].lower(), (parts[1].upper() if len(parts) > 1 else None)
+
+
+def is_cell(arg: str | None) -> bool:
+    return bool(arg) and len(arg) == 2 and arg[0] in COLUMNS and arg[1] in "123"
+
+
+def slug_for(texts: list[str]) -> str:
+    return "-".join(" ".join(texts).lower().split())
+
+
+def held_value(view: dict):
+    held = view.get("held")
+    if held and held.get("seat") == view.get("viewer"):
+        return held.get("value")
+    return None
+
+
+def move_groups(view: dict) -> list[dict]:
+    """The viewer's legal moves as groups for links/buttons: one entry per decision the player can make.
+
+    `take` becomes one option per own cell (take + swap X, applied together)."""
+    me = view.get("viewer")
+    if me is None:
+        return []
+    mine = next(p for p in view["players"] if p["seat"] == me)
+    held = held_value(view)
+    groups: dict[str, dict] = {}
+    order: list[str] = []
+
+    def group(key: str, title: str) -> dict:
+        if key not in groups:
+            groups[key] = {"key": key, "title": title, "options": [], "cells": {}}
+            order.append(key)
+        return groups[key]
+
+    for text in view.get("legal_moves", []):
+        verb, arg = split_move(text)
+        if verb == "take" and arg is None:
+            g = group("take", _("Take the %(card)s from the discard pile and put it at:",
+                                card=card_text(view.get("discard_top"))))
+            for c in mine["grid"]:
+                if c["face"] != "removed":
+                    texts = ["take", f"swap {c['cell']}"]
+                    opt = {"slug": slug_for(texts), "texts": texts, "label": c["cell"], "cell": c["cell"]}
+                    g["options"].append(opt)
+                    g["cells"][c["cell"]] = opt
+            continue
+        if is_cell(arg):
+            titles = {
+                "reveal": _("Turn over one of your cards:"),
+                "swap": (_("Put the %(card)s you hold at:", card=card_text(held)) if held is not None
+                         else _("Swap into:")),
+                "flip": (_("Or discard the %(card)s and turn over:", card=card_text(held))
+                         if held is not None else _("Turn over:")),
+            }
+            g = group(verb, titles.get(verb, verb.capitalize() + ":"))
+            opt = {"slug": slug_for([text]), "texts": [text], "label": arg, "cell": arg}
+            g["options"].append(opt)
+            g["cells"][arg] = opt
+            continue
+        labels = {"draw": _("Draw a card from the pile")}
+        g = group(text, "")
+        g["options"].append({"slug": slug_for([text]), "texts": [text], "label": labels.get(verb, text),
+                             "cell": None})
+    # draw before take reads better
+    order.sort(key=lambda k: {"reveal": 0, "draw": 1, "take": 2, "swap": 3, "flip": 4}.get(k, 5))
+    return [groups[k] for k in order]
+
+
+def describe(view: dict, texts: list[str]) -> str:
+    """A sentence for the confirm page: what exactly this link does."""
+    held = held_value(view)
+    if texts and texts[0] == "take" and len(texts) == 2:
+        _v, cell = split_move(texts[1])
+        return _("Take the %(card)s from the discard pile and put it at %(cell)s.",
+                 card=card_text(view.get("discard_top")), cell=cell)
+    verb, arg = split_move(texts[0])
+    if verb == "reveal":
+        return _("Turn over your card at %(cell)s.", cell=arg)
+    if verb == "draw":
+        return _("Draw the top card of the draw pile.")
+    if verb == "swap":
+        return _("Put the %(card)s at %(cell)s; the card there goes to the discard pile.",
+                 card=card_text(held), cell=arg)
+    if verb == "flip":
+        return _("Discard the %(card)s and turn over your card at %(cell)s.", card=card_text(held), cell=arg)
+    return _("Play “%(move)s”.", move=" + ".join(texts))
+
+
+def highlight_cells(texts: list[str]) -> set[str]:
+    cells = set()
+    for t in texts:
+        _v, arg = split_move(t)
+        if is_cell(arg):
+            cells.add(arg)
+    return cells
+
+
+def text_board(view: dict, width: int = 4) -> str:
+    """The board in monospace for the plain-text part of mails."""
+    lines: list[str] = []
+    for p in players_in_order(view):
+        tags = []
+        if p["seat"] == view.get("viewer"):
+            tags.append(_("you"))
+        if view.get("closer") == p["seat"]:
+            tags.append(_("closed the round"))
+        if view.get("turn") == p["seat"]:
+            tags.append(_("to play"))
+        head = p["name"] + (f" ({', '.join(tags)})" if tags else "")
+        lines.append(head)
+        lines.append("   " + _("total %(total)s, showing %(visible)s", total=p.get("total"),
+                                  visible=p.get("visible_score")))
+        lines.append("     " + "".join(f"  {c}  " for c in COLUMNS))
+        for r, row in enumerate(grid_rows(p), start=1):
+            cells = []
+            for c in row:
+                if c["face"] == "removed":
+                    cells.append("  ·  ")
+                elif c["face"] == "down":
+                    cells.append(" [  ]")
+                else:
+                    cells.append(f" [{card_text(c['value']):>2}]")
+            lines.append(f"  {r}  " + "".join(cells))
+        lines.append("")
+    lines.append(_("Discard pile: %(top)s   Draw pile: %(count)s cards",
+                   top=card_text(view.get("discard_top")) or "-", count=view.get("draw_count")))
+    held = view.get("held")
+    if held:
+        if held.get("value") is not None:
+            lines.append(_("%(name)s holds the %(card)s.", name=name_of(view, held["seat"]),
+                           card=card_text(held["value"])))
+        else:
+            lines.append(_("%(name)s holds a card from the draw pile.", name=name_of(view, held["seat"])))
+    return "\n".join(lines)
+
+
+def score_rows(view: dict) -> list[dict]:
+    """Score sheet: one row per round with the score per seat and the running totals."""
+    rows = []
+    n = len(view["players"])
+    running = [0] * n
+    for r in view.get("rounds", []):
+        scores = list(r.get("scores") or [None] * n)
+        for i, sc in enumerate(scores):
+            if isinstance(sc, int):
+                running[i] += sc
+        rows.append({"round": r.get("round"), "scores": scores, "totals": list(running),
+                     "closer": r.get("closer"), "doubled": r.get("doubled") or []})
+    return rows
+
+
+PALETTE = ["#2563eb", "#dc2626", "#16a34a", "#9333ea", "#ea580c", "#0891b2", "#be185d", "#4d7c0f"]
+
+
+def score_chart(view: dict, width: int = 420, height: int = 180) -> Markup:
+    """An inline SVG line chart of the running totals, one line per player."""
+    rows = score_rows(view)
+    players = view["players"]
+    series = [[0] + [row["totals"][p["seat"]] for row in rows] for p in players]
+    if not rows:
+        return Markup("")
+    lo = min(min(s) for s in series)
+    hi = max(max(s) for s in series + [[view.get("options", {}).get("target_score", 0) or 0]])
+    hi = max(hi, lo + 1)
+    pad_l, pad_r, pad_t, pad_b = 34, 90, 10, 22
+    w, h = width - pad_l - pad_r, height - pad_t - pad_b
+    steps = max(1, len(rows))
+
+    def x(i):
+        return pad_l + w * i / steps
+
+    def y(v):
+        return pad_t + h * (hi - v) / (hi - lo)
+
+    parts = [f'<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+             f'width="{width}" height="{height}" role="img" aria-label="{escape(_("Running totals"))}">']
+    for tick in sorted({lo, 0, hi} if lo < 0 else {lo, hi}):
+        parts.append(f'<line x1="{pad_l}" x2="{pad_l + w}" y1="{y(tick):.1f}" y2="{y(tick):.1f}" '
+                     f'stroke="#ddd"/><text x="{pad_l - 4}" y="{y(tick) + 4:.1f}" font-size="10" '
+                     f'text-anchor="end" fill="#666">{tick}</text>')
+    for i in range(steps + 1):
+        parts.append(f'<text x="{x(i):.1f}" y="{height - 6}" font-size="10" text-anchor="middle" '
+                     f'fill="#666">{i}</text>')
+    for k, (p, s) in enumerate(zip(players, series, strict=True)):
+        colour = PALETTE[k % len(PALETTE)]
+        pts = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(s))
+        parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{pts}"/>')
+        parts.append(f'<text x="{x(len(s) - 1) + 6:.1f}" y="{y(s[-1]) + 4:.1f}" font-size="11" '
+                     f'fill="{colour}">{escape(p["name"])} {s[-1]}</text>')
+    parts.append("</svg>")
+    return Markup("".join(parts))
+
+
+def standings(view: dict) -> list[dict]:
+    totals = view.get("totals") or [p.get("total") for p in view["players"]]
+    winners = set(view.get("winners") or [])
+    ranked = sorted(view["players"], key=lambda p: (totals[p["seat"]], p["seat"]))
+    out, place, last = [], 0, None
+    for i, p in enumerate(ranked, start=1):
+        if totals[p["seat"]] != last:
+            place, last = i, totals[p["seat"]]
+        out.append({"place": place, "name": p["name"], "seat": p["seat"], "total": totals[p["seat"]],
+                    "winner": p["seat"] in winners})
+    return out
+
+
+def status_line(view: dict) -> str:
+    """Who owes what, in a sentence."""
+    if view.get("phase") == "game_over":
+        return _("The game is over.")
+    pend = view.get("pending") or []
+    me = view.get("viewer")
+    mine = [p for p in pend if p["seat"] == me]
+    if mine:
+        kind = mine[0]["kind"]
+        return {
+            "reveal": _("Your move: turn over two cards to start the round."),
+            "tie_reveal": _("Your move: turn over one more card to break the tie."),
+            "turn": _("Your turn: draw a card from the pile or take the discard."),
+            "place_drawn": _("Place the card you drew, or discard it and turn over a card."),
+            "place_taken": _("Place the card you took."),
+        }.get(kind, _("Your move."))
+    names = sorted({name_of(view, p["seat"]) for p in pend})
+    if not names:
+        return ""
+    return _("Waiting for %(names)s.", names=", ".join(names))

@@ -1,0 +1,389 @@
+"""Use cases: one function per thing a person can do. Each runs inside a transaction the caller opens
+with `db.transaction(write=True)`; mails go into the outbox in that same transaction, so a mail exists
+iff the change committed.
+
+Rendering (pages, mails) only ever sees `engine.view(game, seat)`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from flask_babel import gettext as _
+from sqlalchemy import func, update
+from sqlmodel import Session, select
+
+import engine
+from service import mails, tokens
+from service.models import GameRow, MoveRow, SeatRow, utcnow
+
+MAX_PLAYERS = 8
+MIN_PLAYERS = 2
+
+
+class UseCaseError(Exception):
+    status = 400
+
+    def __init__(self, message: str, **context):
+        super().__init__(message)
+        self.message = message
+        self.context = context
+
+
+class Invalid(UseCaseError):
+    status = 400
+
+
+class NotFound(UseCaseError):
+    status = 404
+
+
+class Forbidden(UseCaseError):
+    status = 403
+
+
+class Conflict(UseCaseError):
+    status = 409
+
+
+# ---------------------------------------------------------------------------------------------------
+# lookups
+
+
+def seat_by_token(s: Session, token: str, *, for_update: bool = False) -> tuple[SeatRow, GameRow]:
+    if not tokens.looks_like_token(token):
+        raise NotFound(_("This link is not valid. It may have been replaced by a newer one."))
+    seat = s.exec(select(SeatRow).where(SeatRow.token_hash == tokens.hash_token(token))).first()
+    if seat is None:
+        raise NotFound(_("This link is not valid. It may have been replaced by a newer one."))
+    game = s.get(GameRow, seat.game_id)
+    return seat, game
+
+
+def seats_of(s: Session, game_id: str) -> list[SeatRow]:
+    return list(s.exec(select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.position)))
+
+
+def game_title(names: list[str]) -> str:
+    if len(names) == 1:
+        joined = names[0]
+    else:
+        joined = _("%(first)s and %(last)s", first=", ".join(names[:-1]), last=names[-1])
+    return _("SKYJO with %(names)s", names=joined)
+
+
+def load_engine_game(game: GameRow) -> engine.Game:
+    return engine.Game.from_json(game.state)
+
+
+def view_for(game: GameRow, seat: int | None) -> dict:
+    return engine.view(load_engine_game(game), seat)
+
+
+def default_options(variant: str = "classic") -> dict:
+    g = engine.new_game(["A", "B"], variant=variant, seed=1)
+    return dict(engine.view(g, None)["options"])
+
+
+# ---------------------------------------------------------------------------------------------------
+# new game and invitations
+
+
+@dataclass
+class Created:
+    game: GameRow
+    tokens: dict[int, str] = field(default_factory=dict)  # position -> token
+
+
+def create_game(s: Session, *, host_name: str, host_email: str, players: list[tuple[str, str]],
+                variant: str = "classic", options: dict | None = None, decision_hours: int = 48,
+                setup: dict | None = None, rematch_of: str | None = None) -> Created:
+    everyone = [(host_name.strip(), host_email.strip())] + [(n.strip(), e.strip()) for n, e in players]
+    if not MIN_PLAYERS <= len(everyone) <= MAX_PLAYERS:
+        raise Invalid(_("A game needs 2 to 8 players."))
+    emails = [e.lower() for _n, e in everyone]
+    if len(set(emails)) != len(emails):
+        raise Invalid(_("Every player needs a different email address."))
+    names = [n for n, _e in everyone]
+    if len({n.casefold() for n in names}) != len(names):
+        raise Invalid(_("Every player needs a different name."))
+    try:  # validate variant and options with the engine itself (the game is dealt later)
+        engine.new_game(names, variant=variant, options=options or {}, seed=1)
+    except ValueError as exc:
+        raise Invalid(str(exc)) from exc
+    game = GameRow(id=tokens.new_game_id(), variant=variant, options=dict(options or {}),
+                   decision_hours=decision_hours, title=game_title(names), setup=dict(setup or {}),
+                   spectator_salt=tokens.new_salt(), rematch_of=rematch_of)
+    s.add(game)
+    created = Created(game)
+    seat_rows = []
+    for pos, (name, email) in enumerate(everyone):
+        salt = tokens.new_salt()
+        token = tokens.seat_token(salt)
+        row = SeatRow(game_id=game.id, position=pos, name=name, email=email, is_host=pos == 0,
+                      status="accepted" if pos == 0 else "invited", token_salt=salt,
+                      token_hash=tokens.hash_token(token))
+        s.add(row)
+        seat_rows.append(row)
+        created.tokens[pos] = token
+    s.flush()
+    host = seat_rows[0]
+    for row in seat_rows[1:]:
+        mails.invitation(s, game, row, host, seat_rows)
+    mails.host_created(s, game, host, seat_rows)
+    return created
+
+
+def _check_deal(s: Session, game: GameRow, seats: list[SeatRow]) -> None:
+    live = [r for r in seats if r.status != "declined"]
+    if len(live) < MIN_PLAYERS:
+        game.status = "cancelled"
+        game.updated_at = utcnow()
+        for r in live:
+            mails.notice(s, game, r, _("The game is cancelled: not enough players accepted."))
+        return
+    if all(r.status == "accepted" for r in live):
+        deal(s, game, seats)
+
+
+def deal(s: Session, game: GameRow, seats: list[SeatRow]) -> engine.Game:
+    players = [r for r in seats if r.status == "accepted"]
+    for i, r in enumerate(players):
+        r.seat = i
+    g = engine.new_game([r.name for r in players], variant=game.variant, options=game.options,
+                        seed=game.setup.get("seed"), deals=game.setup.get("deals"))
+    game.state = g.to_json()
+    game.record = g.record()
+    game.version = g.version
+    game.status = "active"
+    game.updated_at = utcnow()
+    s.flush()
+    for r in players:
+        mails.decision_or_nothing(s, game, r, g, first=True)
+    return g
+
+
+def accept(s: Session, token: str) -> tuple[SeatRow, GameRow]:
+    seat, game = seat_by_token(s, token)
+    if game.status != "inviting":
+        raise Conflict(_("This game is no longer waiting for answers."))
+    if seat.status == "accepted":
+        return seat, game
+    if seat.status == "declined":
+        raise Conflict(_("You already declined this invitation."))
+    seat.status = "accepted"
+    seats = seats_of(s, game.id)
+    host = next(r for r in seats if r.is_host)
+    mails.notice(s, game, host, _("%(name)s accepted the invitation.", name=seat.name))
+    _check_deal(s, game, seats)
+    return seat, game
+
+
+def decline(s: Session, token: str) -> tuple[SeatRow, GameRow]:
+    seat, game = seat_by_token(s, token)
+    if game.status != "inviting":
+        raise Conflict(_("This game is no longer waiting for answers."))
+    if seat.is_host:
+        raise Invalid(_("The host cannot decline; cancel the game instead."))
+    if seat.status == "declined":
+        return seat, game
+    seat.status = "declined"
+    seats = seats_of(s, game.id)
+    host = next(r for r in seats if r.is_host)
+    mails.notice(s, game, host, _("%(name)s declined the invitation.", name=seat.name))
+    _check_deal(s, game, seats)
+    return seat, game
+
+
+def cancel(s: Session, token: str) -> GameRow:
+    seat, game = seat_by_token(s, token)
+    if not seat.is_host:
+        raise Forbidden(_("Only the host can cancel the game."))
+    if game.status != "inviting":
+        raise Conflict(_("Only a game that has not started yet can be cancelled."))
+    game.status = "cancelled"
+    game.updated_at = utcnow()
+    for r in seats_of(s, game.id):
+        if r.status != "declined" and not r.is_host:
+            mails.notice(s, game, r, _("%(name)s cancelled the game.", name=seat.name))
+    return game
+
+
+# ---------------------------------------------------------------------------------------------------
+# moves
+
+
+def parse_slug(slug: str) -> list[str]:
+    """`take-swap-B2` -> ["take", "swap B2"]; `reveal-a1` -> ["reveal A1"]. Raises NotFound."""
+    parts = slug.strip().lower().split("-")
+    if not parts or not all(p.isalnum() for p in parts) or len(slug) > 40:
+        raise NotFound(_("This move link is not valid."))
+    if parts[:2] == ["take", "swap"] and len(parts) == 3:
+        texts = ["take", f"swap {parts[2]}"]
+    else:
+        texts = [" ".join(parts)]
+    try:
+        return [str(engine.parse_move(t)) for t in texts]
+    except ValueError as exc:
+        raise NotFound(_("This move link is not valid.")) from exc
+
+
+def stale_reason(s: Session, game: GameRow, seat: SeatRow, moves: list[str], expected_version: int,
+                 *, check_legal: bool = True) -> str | None:
+    """Why a move link (made at `expected_version`) can no longer be used, or None if it can.
+
+    A link stays good while its seat has not moved since it was made: in the opening every seat
+    decides at once, and another seat's reveal must not spoil this seat's links."""
+    if game.status == "inviting":
+        return _("The game has not started yet.")
+    if game.status == "cancelled":
+        return _("This game was cancelled.")
+    if game.status == "finished":
+        return _("The game is over.")
+    if seat.seat is None:
+        return _("You are not playing in this game.")
+    if expected_version > game.version or expected_version < 0:
+        return _("This move link is not valid.")
+    mine_since = s.exec(select(MoveRow).where(MoveRow.game_id == game.id, MoveRow.seat == seat.seat,
+                                              MoveRow.version_before >= expected_version)
+                        .order_by(MoveRow.number)).first()
+    if mine_since is not None:
+        return _("You already played “%(move)s” here; this link is used up.", move=mine_since.move)
+    if check_legal:
+        view = view_for(game, seat.seat)
+        legal = set(view["legal_moves"])
+        first = moves[0]
+        if first not in legal:
+            if not view["pending"]:
+                return _("The game is over.")
+            waiting = sorted({p["seat"] for p in view["pending"]})
+            names = ", ".join(view["players"][i]["name"] for i in waiting)
+            if seat.seat not in waiting:
+                return _("It is not your move: waiting for %(names)s.", names=names)
+            return _("“%(move)s” is not possible now.", move=" + ".join(moves))
+    return None
+
+
+@dataclass
+class Played:
+    game: GameRow
+    seat: SeatRow
+    moves: list[str]
+    events: list[dict]
+
+
+def play(s: Session, token: str, slug: str, expected_version: int) -> Played:
+    """Apply one decision (one engine move, or `take` + `swap X`) exactly once."""
+    seat, game = seat_by_token(s, token)
+    moves = parse_slug(slug)
+    if game.status == "inviting":
+        raise Conflict(_("The game has not started yet."), game=game, seat=seat)
+    if game.status == "cancelled":
+        raise Conflict(_("This game was cancelled."), game=game, seat=seat)
+    if game.status == "finished":
+        raise Conflict(_("The game is over."), game=game, seat=seat)
+    if seat.seat is None:
+        raise Forbidden(_("You are not playing in this game."))
+    reason = stale_reason(s, game, seat, moves, expected_version, check_legal=False)
+    if reason:
+        raise Conflict(reason, game=game, seat=seat)
+    g = load_engine_game(game)
+    before_version = g.version
+    if before_version != game.version:
+        raise RuntimeError("stored version and engine version disagree")
+    events: list[dict] = []
+    new = g
+    try:
+        for m in moves:
+            new, ev = engine.apply_move(new, seat.seat, m)
+            events.extend(ev)
+    except engine.IllegalMove as exc:
+        raise Conflict(str(exc), game=game, seat=seat) from exc
+    now = utcnow()
+    res = s.connection().execute(
+        update(GameRow).where(GameRow.id == game.id, GameRow.version == before_version)
+        .values(state=new.to_json(), version=new.version, updated_at=now,
+                status="finished" if new.is_over else "active"))
+    if res.rowcount != 1:
+        raise Conflict(_("Somebody else moved at the same moment. Here is the current board."),
+                       game=game, seat=seat)
+    s.expire(game)
+    number = before_version
+    for m in moves:
+        number += 1
+        s.add(MoveRow(game_id=game.id, number=number, seat=seat.seat, move=m, version_before=number - 1,
+                      created_at=now))
+    s.flush()
+    mails.after_move(s, game, seats_of(s, game.id), g, new, seat.seat, events)
+    return Played(game, seat, moves, events)
+
+
+def export_record(s: Session, game_id: str) -> dict:
+    game = s.get(GameRow, game_id)
+    if game is None or game.record is None:
+        raise NotFound(_("No such game, or it has not been dealt yet."))
+    moves = s.exec(select(MoveRow).where(MoveRow.game_id == game_id).order_by(MoveRow.number)).all()
+    record = dict(game.record)
+    record["moves"] = list(record.get("moves") or []) + [f"{m.seat}: {m.move}" for m in moves]
+    return record
+
+
+# ---------------------------------------------------------------------------------------------------
+# seats: tokens, preferences, links
+
+
+def rotate_token(s: Session, token: str) -> tuple[SeatRow, str]:
+    seat, game = seat_by_token(s, token)
+    seat.token_salt = tokens.new_salt()
+    new = tokens.seat_token(seat.token_salt)
+    seat.token_hash = tokens.hash_token(new)
+    mails.new_link(s, game, seat)
+    return seat, new
+
+
+def set_mail_pref(s: Session, token: str, pref: str) -> SeatRow:
+    if pref not in {"every", "off"}:
+        raise Invalid(_("Unknown mail preference."))
+    seat, _game = seat_by_token(s, token)
+    seat.mail_pref = pref
+    return seat
+
+
+def mail_my_links(s: Session, email: str) -> int:
+    """Mail the address its active games' links. Returns how many games (never shown to the user)."""
+    email = email.strip()
+    rows = s.exec(select(SeatRow).where(func.lower(SeatRow.email) == email.lower(),
+                                        SeatRow.status != "declined")).all()
+    entries = []
+    for r in rows:
+        game = s.get(GameRow, r.game_id)
+        if game.status in {"inviting", "active", "finished"}:
+            entries.append((game, r))
+    if entries:
+        mails.links(s, entries)
+    return len(entries)
+
+
+def rematch(s: Session, token: str) -> tuple[GameRow, str]:
+    """New game, same players and options, the asker is host; idempotent per finished game."""
+    seat, game = seat_by_token(s, token)
+    if game.status != "finished":
+        raise Conflict(_("A rematch can be started once the game is over."))
+    seats = [r for r in seats_of(s, game.id) if r.status == "accepted"]
+    if game.rematch_id:
+        mine = s.exec(select(SeatRow).where(SeatRow.game_id == game.rematch_id,
+                                            func.lower(SeatRow.email) == seat.email.lower())).first()
+        if mine is None:
+            raise Conflict(_("A rematch was already started."))
+        return s.get(GameRow, game.rematch_id), tokens.seat_token(mine.token_salt)
+    others = [(r.name, r.email) for r in seats if r.id != seat.id]
+    created = create_game(s, host_name=seat.name, host_email=seat.email, players=others,
+                          variant=game.variant, options=game.options, decision_hours=game.decision_hours,
+                          rematch_of=game.id)
+    game.rematch_id = created.game.id
+    return created.game, created.tokens[0]
+
+
+def deadline_of(game: GameRow):
+    return game.updated_at + timedelta(hours=game.decision_hours)

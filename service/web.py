@@ -1,0 +1,220 @@
+"""Routes: pages and the POST endpoints that change things. GET and HEAD never change anything."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+
+import engine
+from service import csrf, limiter, render, tokens, usecases
+from service.db import transaction
+from service.forms import LinksForm, NewGameForm
+from service.models import GameRow, SeatRow
+from service.usecases import Conflict, NotFound
+
+bp = Blueprint("web", __name__)
+
+
+@bp.get("/")
+def index():
+    return render_template("index.html", links_form=LinksForm())
+
+
+@bp.get("/healthz")
+def healthz():
+    return {"ok": True}
+
+
+@bp.route("/new", methods=["GET", "POST"])
+def new_game():
+    form = NewGameForm()
+    if form.validate_on_submit():
+        try:
+            with transaction(write=True) as s:
+                created = usecases.create_game(
+                    s, host_name=form.host_name.data, host_email=form.host_email.data,
+                    players=form.others(), variant=form.variant.data, options=form.options(),
+                    decision_hours=form.decision_hours.data,
+                    setup=current_app.config.get("GAME_SETUP"))
+        except usecases.Invalid as exc:
+            form.form_errors.append(exc.message)
+        else:
+            flash(_("Your game is set up and the invitations are on their way. Keep this page's address: "
+                    "it is your personal link (it was mailed to you too)."))
+            return redirect(render.seat_path(created.tokens[0]), code=303)
+    status = 400 if request.method == "POST" else 200
+    return render_template("new.html", form=form), status
+
+
+@bp.route("/links", methods=["GET", "POST"])
+@limiter.limit(lambda: current_app.config["LINKS_RATE_LIMIT"], methods=["POST"])
+def links():
+    form = LinksForm()
+    if form.validate_on_submit():
+        with transaction(write=True) as s:
+            usecases.mail_my_links(s, form.email.data)
+        return render_template("message.html", title=_("Check your mail"), status=200, message=_(
+            "If that address plays in any game here, we have sent it the links."))
+    status = 400 if request.method == "POST" else 200
+    return render_template("links.html", form=form), status
+
+
+# ---------------------------------------------------------------------------------------------------
+# a seat's pages
+
+
+def _board_context(game: GameRow, seat: SeatRow | None, token: str | None, view: dict) -> dict:
+    groups = render.move_groups(view) if seat is not None else []
+    for g in groups:
+        for opt in g["options"]:
+            opt["url"] = render.move_path(token, opt["slug"], view["version"])
+    return {"game": game, "seat": seat, "token": token, "view": view, "groups": groups,
+            "rows": render.score_rows(view), "chart": render.score_chart(view),
+            "standings": render.standings(view) if view.get("phase") == "game_over" else None,
+            "status_line": render.status_line(view),
+            "watch_url": render.watch_path(game.id, game.spectator_salt),
+            "deadline": usecases.deadline_of(game)}
+
+
+def _seat_page(token: str, *, message: str | None = None, status: int = 200, highlight=(),
+               confirm: dict | None = None, template: str = "board.html"):
+    with transaction() as s:
+        seat, game = usecases.seat_by_token(s, token)
+        seats = usecases.seats_of(s, game.id)
+    if game.status in {"inviting", "cancelled"} or game.state is None:
+        return render_template("invite.html", game=game, seat=seat, seats=seats, token=token,
+                               message=message), status
+    view = usecases.view_for(game, seat.seat) if seat.seat is not None else usecases.view_for(game, None)
+    ctx = _board_context(game, seat if seat.seat is not None else None, token, view)
+    return render_template(template, message=message, highlight=set(highlight), confirm=confirm,
+                           **ctx), status
+
+
+@bp.get("/s/<token>")
+def seat(token: str):
+    return _seat_page(token)
+
+
+@bp.route("/s/<token>/m/<slug>", methods=["GET", "HEAD", "POST"])
+def move(token: str, slug: str):
+    texts = usecases.parse_slug(slug)
+    if request.method == "POST":
+        return _play(token, slug, texts)
+    version = request.args.get("v", type=int)
+    if version is None:
+        raise NotFound(_("This move link is not valid."))
+    with transaction() as s:
+        seat, game = usecases.seat_by_token(s, token)
+        reason = usecases.stale_reason(s, game, seat, texts, version)
+    if reason:
+        return _seat_page(token, message=reason)
+    with transaction() as s:
+        seat, game = usecases.seat_by_token(s, token)
+    view = usecases.view_for(game, seat.seat)
+    confirm = {"slug": slug, "texts": texts, "version": version, "text": render.describe(view, texts),
+               "game": game.id, "seat": seat.seat}
+    return _seat_page(token, highlight=render.highlight_cells(texts), confirm=confirm,
+                      template="confirm.html")
+
+
+def _play(token: str, slug: str, texts: list[str]):
+    form = request.form
+    version = form.get("version", type=int)
+    if version is None or form.get("move") != slug:
+        abort(400)
+    with transaction() as s:
+        seat, game = usecases.seat_by_token(s, token)
+    if form.get("game") != game.id or form.get("seat", type=int) != seat.seat:
+        abort(400)
+    try:
+        with transaction(write=True) as s:
+            played = usecases.play(s, token, slug, version)
+    except Conflict as exc:
+        return _seat_page(token, message=exc.message, status=409)
+    flash(_("Done: %(what)s", what=" + ".join(played.moves)))
+    return redirect(render.seat_path(token), code=303)
+
+
+@bp.post("/s/<token>/accept")
+def accept(token: str):
+    with transaction(write=True) as s:
+        _seat, game = usecases.accept(s, token)
+    flash(_("You are in! The cards are dealt as soon as everybody has answered.")
+          if game.status == "inviting" else _("You are in!"))
+    return redirect(render.seat_path(token), code=303)
+
+
+@bp.post("/s/<token>/decline")
+def decline(token: str):
+    with transaction(write=True) as s:
+        usecases.decline(s, token)
+    flash(_("You declined the invitation. The host has been told."))
+    return redirect(render.seat_path(token), code=303)
+
+
+@bp.post("/s/<token>/cancel")
+def cancel(token: str):
+    with transaction(write=True) as s:
+        usecases.cancel(s, token)
+    flash(_("The game is cancelled; the players have been told."))
+    return redirect(render.seat_path(token), code=303)
+
+
+@bp.post("/s/<token>/rotate")
+def rotate(token: str):
+    with transaction(write=True) as s:
+        _seat, new = usecases.rotate_token(s, token)
+    flash(_("Your link was replaced; old links and mails no longer work. Bookmark this page."))
+    return redirect(render.seat_path(new), code=303)
+
+
+@bp.post("/s/<token>/rematch")
+def rematch(token: str):
+    with transaction(write=True) as s:
+        _game, new = usecases.rematch(s, token)
+    flash(_("Rematch! Invitations are on their way."))
+    return redirect(render.seat_path(new), code=303)
+
+
+@bp.route("/s/<token>/prefs", methods=["GET", "POST"])
+def prefs(token: str):
+    if request.method == "POST":
+        with transaction(write=True) as s:
+            usecases.set_mail_pref(s, token, request.form.get("mail_pref", ""))
+        flash(_("Your mail preference is saved."))
+        return redirect(url_for("web.prefs", token=token), code=303)
+    with transaction() as s:
+        seat, game = usecases.seat_by_token(s, token)
+    return render_template("prefs.html", seat=seat, game=game, token=token)
+
+
+@bp.get("/s/<token>/unsubscribe")
+def unsubscribe_page(token: str):
+    with transaction() as s:
+        seat, game = usecases.seat_by_token(s, token)
+    return render_template("prefs.html", seat=seat, game=game, token=token, unsubscribe=True)
+
+
+@bp.post("/s/<token>/unsubscribe")
+@csrf.exempt  # RFC 8058 one-click: the mail client POSTs without a form; the token authenticates
+def unsubscribe(token: str):
+    with transaction(write=True) as s:
+        seat, game = usecases.seat_by_token(s, token)
+        seat.mail_pref = "off"
+    return render_template("message.html", status=200, title=_("Unsubscribed"), message=_(
+        "You will get no more mails for this game. Your link still works, and you can turn mails back "
+        "on from its settings page.")), 200
+
+
+@bp.get("/watch/<game_id>/<token>")
+def watch(game_id: str, token: str):
+    with transaction() as s:
+        game = s.get(GameRow, game_id[:24])
+        if game is None or not tokens.check_spectator(game.id, game.spectator_salt, token):
+            raise NotFound(_("This spectator link is not valid."))
+        seats = usecases.seats_of(s, game.id)
+    if game.state is None:
+        return render_template("invite.html", game=game, seat=None, seats=seats, token=None, message=None)
+    view = engine.view(usecases.load_engine_game(game), None)
+    return render_template("board.html", message=None, highlight=set(), confirm=None,
+                           **_board_context(game, None, None, view))

@@ -1,0 +1,133 @@
+"""Helpers for the service tests: forms with CSRF, the outbox, links in mails, whole games."""
+
+from __future__ import annotations
+
+import random
+import re
+from urllib.parse import urlsplit
+
+from sqlmodel import select
+
+import engine
+from service import db
+from service.models import GameRow, SeatRow
+from service.outbox import OutboxMail
+
+CSRF_RE = re.compile(r'name="csrf_token"(?: type="hidden")? value="([^"]+)"|value="([^"]+)" name="csrf_token"')
+LINK_RE = re.compile(r"https?://localhost(/[^\s\"'<>]+)")
+MOVE_LINK_RE = re.compile(r"/s/([A-Za-z0-9_-]+)/m/([a-z0-9-]+)\?v=(\d+)")
+
+
+def csrf_of(html: str) -> str:
+    m = CSRF_RE.search(html)
+    assert m, "no CSRF token on the page"
+    return m.group(1) or m.group(2)
+
+
+def mails(app, since_id: int = 0) -> list[OutboxMail]:
+    with app.app_context(), db.transaction() as s:
+        return list(s.exec(select(OutboxMail).where(OutboxMail.id > since_id).order_by(OutboxMail.id)))
+
+
+def links_of(mail: OutboxMail) -> list[str]:
+    """Every link of a mail (text and HTML part), as paths."""
+    found = LINK_RE.findall(mail.text_body) + LINK_RE.findall(mail.html_body or "")
+    return list(dict.fromkeys(p.replace("&amp;", "&") for p in found))
+
+
+def move_links(mail: OutboxMail) -> list[str]:
+    return [p for p in links_of(mail) if MOVE_LINK_RE.search(p)]
+
+
+def path_of(url: str) -> str:
+    parts = urlsplit(url)
+    return parts.path + (f"?{parts.query}" if parts.query else "")
+
+
+def new_game(client, players=(("Ann", "ann@example.com"), ("Bo", "bo@example.com")), *, target=1,
+             extra=None) -> tuple[int, str]:
+    page = client.get("/new")
+    data = {"csrf_token": csrf_of(page.text), "host_name": players[0][0], "host_email": players[0][1],
+            "variant": "classic", "opt_target_score": str(target), "opt_start_tiebreak": "extra_reveal",
+            "opt_round_starter": "previous_closer", "opt_doubling_tie": "strict",
+            "opt_final_tiebreak": "shared", "opt_column_removal": "y", "opt_final_reveal_removal": "y",
+            "opt_doubling": "y", "opt_doubling_positive_only": "y", "decision_hours": "48"}
+    for i, (name, email) in enumerate(players[1:]):
+        data[f"players-{i}-name"] = name
+        data[f"players-{i}-email"] = email
+    data.update(extra or {})
+    r = client.post("/new", data=data)
+    return r.status_code, r.headers.get("Location", r.text)
+
+
+def post_form(client, path: str, extra: dict | None = None, page_path: str | None = None):
+    page = client.get(page_path or path)
+    data = {"csrf_token": csrf_of(page.text)}
+    data.update(extra or {})
+    return client.post(path, data=data)
+
+
+def accept_all(app, client) -> None:
+    """Accept every invitation found in the outbox."""
+    for m in mails(app):
+        if "invites you" in m.text_body:
+            seat_path = next(p for p in links_of(m) if re.fullmatch(r"/s/[A-Za-z0-9_-]+", p))
+            r = post_form(client, seat_path + "/accept", page_path=seat_path)
+            assert r.status_code == 303, r.text
+
+
+def only_game(app) -> GameRow:
+    with app.app_context(), db.transaction() as s:
+        games = list(s.exec(select(GameRow)))
+        assert len(games) >= 1
+        return games[-1]
+
+
+def game_state(app, game_id: str) -> tuple[int, dict, str]:
+    with app.app_context(), db.transaction() as s:
+        g = s.get(GameRow, game_id)
+        return g.version, g.state, g.status
+
+
+def seats(app, game_id: str) -> list[SeatRow]:
+    with app.app_context(), db.transaction() as s:
+        return list(s.exec(select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.position)))
+
+
+def confirm(client, path: str):
+    """GET the move link (confirm page) and press Confirm."""
+    page = client.get(path)
+    assert page.status_code == 200, page.text
+    assert 'data-action="confirm"' in page.text, page.text[-3000:]
+    action = re.search(r'<form method="post" action="([^"]+)">\s*<input type="hidden" name="csrf_token"',
+                       page.text).group(1)
+    fields = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">',
+                             page.text[page.text.index('id="confirm"'):]))
+    return client.post(action, data=fields)
+
+
+def play_by_mail(app, client, *, rng: random.Random, on_step=None, max_steps: int = 2000) -> str:
+    """Play a dealt game to the end by following links in the mails. Returns the game id."""
+    game = only_game(app)
+    latest: dict[str, list[str]] = {}  # recipient -> move links of their newest mail
+    seen = 0
+    for _step in range(max_steps):
+        new = mails(app, seen)
+        for m in new:
+            seen = max(seen, m.id)
+            ml = move_links(m)
+            if ml:
+                latest[m.to_addr] = ml
+        if on_step:
+            on_step(new)
+        version, state, status = game_state(app, game.id)
+        if status == "finished":
+            return game.id
+        g = engine.Game.from_json(state)
+        pending = g.pending()
+        seat_rows = {r.seat: r for r in seats(app, game.id)}
+        p = rng.choice(pending)
+        links = latest[seat_rows[p.seat].email]
+        r = confirm(client, rng.choice(links))
+        assert r.status_code == 303, r.text[-2000:]
+    raise AssertionError("game did not finish")
