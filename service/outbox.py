@@ -156,17 +156,20 @@ class MailConfig:
     base_url: str = DEFAULT_BASE_URL
 
     @property
+    def base_host(self) -> str:
+        host = urlsplit(self.base_url).hostname or ""
+        host = re.sub(r"[^A-Za-z0-9.-]", "", host.encode("idna").decode("ascii") if host else "")
+        return host or "localhost"
+
+    @property
     def from_address(self) -> Address:
-        return _parse_from(self.mail_from)
+        """MAIL_FROM as an Address; a bare local part gets BASE_URL's host as its domain."""
+        return _parse_from(self.mail_from, self.base_host)
 
     @property
     def domain(self) -> str:
-        """Domain for Message-IDs: MAIL_FROM's domain, else BASE_URL's host, else localhost."""
-        dom = self.from_address.domain
-        if not dom:
-            dom = urlsplit(self.base_url).hostname or ""
-        dom = re.sub(r"[^A-Za-z0-9.-]", "", dom.encode("idna").decode("ascii") if dom else "")
-        return dom or "localhost"
+        """Domain for Message-IDs: MAIL_FROM's domain (else BASE_URL's host, else localhost)."""
+        return re.sub(r"[^A-Za-z0-9.-]", "", self.from_address.domain) or self.base_host
 
 
 _configured: MailConfig | None = None
@@ -239,10 +242,12 @@ def clean_address(addr: str) -> str:
     return parsed.addr_spec
 
 
-def _parse_from(mail_from: str) -> Address:
+def _parse_from(mail_from: str, fallback_domain: str = "localhost") -> Address:
     name, addr = parseaddr(clean_header_text(mail_from, 400))
-    addr = clean_address(addr or "skyjo@localhost")
-    return Address(display_name=clean_header_text(name, 100), addr_spec=addr)
+    addr = addr or "skyjo"
+    if "@" not in addr:
+        addr = f"{addr}@{fallback_domain}"
+    return Address(display_name=clean_header_text(name, 100), addr_spec=clean_address(addr))
 
 
 def _clean_url(url: str) -> str:
@@ -542,42 +547,63 @@ def _session_factory(source: SessionSource) -> Callable[[], Session]:
     return source
 
 
-def _due_condition(now: datetime):
+def _older_unsent(extra):
+    """EXISTS an older unsent row to the same address (matching `extra` conditions)."""
     t = OutboxMail.__table__.c
     older = aliased(OutboxMail.__table__)
-    head_of_line = ~exists().where(
-        and_(older.c.to_addr == t.to_addr, older.c.sent_at.is_(None), older.c.id < t.id)
+    return exists().where(
+        and_(older.c.to_addr == t.to_addr, older.c.sent_at.is_(None), older.c.id < t.id, *extra(older.c))
     )
+
+
+def _due_condition(now: datetime):
+    """Due, unclaimed (or claim expired), and no older mail to the same address is waiting
+    (backed off) or held by a live claim."""
+    t = OutboxMail.__table__.c
     return and_(
         t.sent_at.is_(None),
         t.send_after <= now,
         or_(t.claimed_until.is_(None), t.claimed_until < now),
-        head_of_line,
+        ~_older_unsent(lambda o: (or_(o.send_after > now, o.claimed_until >= now),)),
     )
 
 
-def _claim_batch(session: Session, now: datetime, token: str, size: int, lease: timedelta) -> list[int]:
-    """Claim up to `size` due rows for `token`; returns their ids in id order. Commits."""
+def _claimable(now: datetime, token: str):
+    """What a claim re-checks: still due and unclaimed, and every older unsent mail to the same
+    address is claimed by this very sender (so it goes first, in this sender's id order)."""
+    t = OutboxMail.__table__.c
+    return and_(
+        t.sent_at.is_(None),
+        t.send_after <= now,
+        or_(t.claimed_until.is_(None), t.claimed_until < now),
+        ~_older_unsent(lambda o: (or_(o.claimed_by.is_(None), o.claimed_by != token),)),
+    )
+
+
+def _claim_batch(
+    session: Session, now: datetime, token: str, size: int, lease: timedelta
+) -> list[tuple[int, str]]:
+    """Claim up to `size` due rows for `token`; returns (id, to_addr) in id order. Commits."""
     t = OutboxMail.__table__.c
     is_pg = session.get_bind().dialect.name == "postgresql"
-    query = select(t.id).where(_due_condition(now)).order_by(t.id).limit(size)
+    query = select(t.id, t.to_addr).where(_due_condition(now)).order_by(t.id).limit(size)
     if is_pg:
         query = query.with_for_update(skip_locked=True, of=OutboxMail.__table__)
-    ids = list(session.execute(query).scalars())
+    candidates = [(row_id, addr) for row_id, addr in session.execute(query)]
     if not is_pg:
         # SQLite: end the read before writing (a read-then-write transaction cannot wait for the
         # write lock); each claim below is its own write-first transaction.
         session.commit()
-    claimed: list[int] = []
-    for row_id in ids:
+    claimed: list[tuple[int, str]] = []
+    for row_id, addr in candidates:
         result = session.execute(
             update(OutboxMail.__table__)
-            .where(t.id == row_id, _due_condition(now))
+            .where(t.id == row_id, _claimable(now, token))
             .values(claimed_until=now + lease, claimed_by=token)
             .execution_options(synchronize_session=False)
         )
         if result.rowcount == 1:
-            claimed.append(row_id)
+            claimed.append((row_id, addr))
         if not is_pg:
             session.commit()
     session.commit()
@@ -673,20 +699,25 @@ def deliver_due(
     try:
         with make_session() as session:
             while tried < limit:
-                ids = _claim_batch(session, clock(), token, min(batch_size, limit - tried), lease)
-                if not ids:
+                batch = _claim_batch(session, clock(), token, min(batch_size, limit - tried), lease)
+                if not batch:
                     break
-                tried += len(ids)
-                for index, row_id in enumerate(ids):
+                tried += len(batch)
+                held: set[str] = set()  # addresses whose earlier mail did not go: later ones wait
+                for index, (row_id, addr) in enumerate(batch):
+                    if addr in held:
+                        _release(session, [row_id], token)
+                        continue
                     row = _renew(session, row_id, token, clock(), lease)
                     if row is None:
+                        held.add(addr)
                         continue
                     try:
                         msg = build_message(row)
                         transport.send(msg)
                     except TransportUnavailable as exc:
                         retry_at = _mark_failed(session, row, token, _describe(exc), clock())
-                        _release(session, ids[index + 1 :], token)
+                        _release(session, [i for i, _ in batch[index + 1 :]], token)
                         log.warning(
                             "outbox: mail server unavailable (row %s, attempt %s, retry at %s)",
                             row_id,
@@ -695,6 +726,7 @@ def deliver_due(
                         )
                         return sent
                     except Exception as exc:  # this message failed; others may still go
+                        held.add(addr)
                         retry_at = _mark_failed(session, row, token, _describe(exc), clock())
                         log.warning(
                             "outbox: row %s not sent (%s), attempt %s, retry at %s",
@@ -773,7 +805,7 @@ _EXT_KEY = "outbox_sender"
 
 
 def _app_engine(app) -> Engine:
-    for key in ("db_engine", "sqlmodel_engine", "engine"):
+    for key in ("skyjo_db", "db_engine", "engine"):
         engine = app.extensions.get(key)
         if isinstance(engine, Engine):
             return engine
