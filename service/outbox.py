@@ -469,13 +469,24 @@ class SmtpTransport:
                     conn.starttls(context=self._context())  # raises if the server does not offer it
                     conn.ehlo()
                 if self.username:
-                    conn.login(self.username, self._password or "")
+                    self._login(conn)
             except BaseException:
                 conn.close()
                 raise
         except (OSError, smtplib.SMTPException) as exc:  # refused, timeout, TLS, auth, HELO
             raise TransportUnavailable(_describe(exc)) from None
         return conn
+
+    def _login(self, conn: smtplib.SMTP) -> None:
+        """One AUTH attempt with the best offered mechanism (smtplib's login() falls back from a
+        refused PLAIN to LOGIN, which some servers answer by hanging until the timeout)."""
+        offered = conn.esmtp_features.get("auth", "").upper().split()
+        conn.user, conn.password = self.username, self._password or ""
+        for mech in ("PLAIN", "LOGIN", "CRAM-MD5"):
+            if mech in offered:
+                conn.auth(mech, getattr(conn, "auth_" + mech.lower().replace("-", "_")))
+                return
+        conn.login(self.username or "", self._password or "")  # raises: no usable mechanism
 
     def send(self, msg: EmailMessage) -> None:
         if self._conn is None:

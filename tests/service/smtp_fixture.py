@@ -98,7 +98,7 @@ class SmtpServer:
 
     @property
     def url(self) -> str:
-        return f"smtp://127.0.0.1:{self.port}?starttls=0&helo=test.local"
+        return f"smtp://127.0.0.1:{self.port}?starttls=0&helo=test.local&timeout=5"
 
     @property
     def received(self) -> list[Received]:
@@ -119,7 +119,7 @@ def make_authenticator(user: str, password: str):
         ok = isinstance(auth_data, LoginPassword) and auth_data.login == user.encode() and (
             auth_data.password == password.encode()
         )
-        return AuthResult(success=ok)
+        return AuthResult(success=ok, handled=False)  # handled=False: aiosmtpd answers 535 itself
 
     return authenticator
 
