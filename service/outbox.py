@@ -815,7 +815,7 @@ class BackgroundSender:
 _EXT_KEY = "outbox_sender"
 
 
-def _app_engine(app) -> Engine:
+def app_engine(app) -> Engine:
     for key in ("skyjo_db", "db_engine", "engine"):
         engine = app.extensions.get(key)
         if isinstance(engine, Engine):
@@ -825,7 +825,9 @@ def _app_engine(app) -> Engine:
         raise RuntimeError("no database engine: pass engine= or set DATABASE_URL")
     from sqlalchemy import create_engine
 
-    return create_engine(url, pool_pre_ping=True)
+    engine = create_engine(url, pool_pre_ping=True)
+    app.extensions["db_engine"] = engine  # one engine per app, not one per call
+    return engine
 
 
 def start_background_sender(
@@ -859,7 +861,7 @@ def start_background_sender(
             raise RuntimeError("MAIL_URL is not set and the dev mailbox is off: mails would go nowhere")
     configure(mail_from=app.config.get("MAIL_FROM") or None, base_url=app.config.get("BASE_URL") or None)
     sender = BackgroundSender(
-        engine if engine is not None else _app_engine(app), transport, interval=interval
+        engine if engine is not None else app_engine(app), transport, interval=interval
     )
     app.extensions[_EXT_KEY] = sender
     return sender.start()

@@ -1,0 +1,129 @@
+"""Development mailbox at /dev/mail: every mail the outbox delivered, as its recipient sees it.
+
+Enabled only when `app.config["DEV_MAILBOX"]` is truthy (create_app sets it in development when no
+MAIL_URL is configured); every request answers 404 otherwise, whether or not the blueprint is
+registered. The HTML part is served from its own route with a CSP sandbox and shown in a sandboxed
+iframe (no scripts, a unique origin); its links open in the whole tab, so a newcomer can play every
+seat from one browser.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, url_for
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from service.outbox import DevTransport, OutboxMail, app_engine, build_message, deliver_due
+
+devmail_bp = Blueprint("devmail", __name__, url_prefix="/dev/mail")
+
+PAGE_SIZE = 200
+
+# The mail's own HTML: no scripts, no plugins, no same-origin access, no forms; links may open the
+# top window (user click) or a new tab. Images from anywhere, as a mail client would.
+HTML_CSP = (
+    "sandbox allow-popups allow-popups-to-escape-sandbox allow-top-navigation-by-user-activation; "
+    "default-src 'none'; img-src data: http: https:; style-src 'unsafe-inline'; "
+    "frame-ancestors 'self'"
+)
+
+
+@devmail_bp.before_request
+def _only_when_enabled():
+    if not current_app.config.get("DEV_MAILBOX"):
+        abort(404)
+
+
+def _session() -> Session:
+    return Session(app_engine(current_app), expire_on_commit=False)
+
+
+def _get_sent(session: Session, mail_id: int) -> OutboxMail:
+    row = session.get(OutboxMail, mail_id)
+    if row is None or row.sent_at is None:
+        abort(404)
+    return row
+
+
+@devmail_bp.get("/")
+def index():
+    to = (request.args.get("to") or "").strip().lower()
+    t = OutboxMail.__table__.c
+    with _session() as s:
+        query = select(OutboxMail).where(t.sent_at.is_not(None))
+        if to:
+            query = query.where(func.lower(t.to_addr) == to)
+        mails = list(s.execute(query.order_by(t.sent_at.desc(), t.id.desc()).limit(PAGE_SIZE)).scalars())
+        recipients = s.execute(
+            select(t.to_addr, func.max(t.to_name), func.count())
+            .where(t.sent_at.is_not(None))
+            .group_by(t.to_addr)
+            .order_by(t.to_addr)
+        ).all()
+        queued = s.execute(select(func.count()).where(t.sent_at.is_(None))).scalar_one()
+    latest = {}
+    for m in mails:
+        latest.setdefault(m.to_addr, m.id)
+    return render_template(
+        "dev/mail_index.html", mails=mails, recipients=recipients, to=to, queued=queued, latest=latest,
+        can_deliver=not current_app.config.get("MAIL_URL"),
+    )
+
+
+@devmail_bp.get("/<int:mail_id>")
+def show(mail_id: int):
+    with _session() as s:
+        row = _get_sent(s, mail_id)
+        t = OutboxMail.__table__.c
+        newer = s.execute(
+            select(func.min(t.id)).where(t.to_addr == row.to_addr, t.id > row.id, t.sent_at.is_not(None))
+        ).scalar_one()
+        older = s.execute(
+            select(func.max(t.id)).where(t.to_addr == row.to_addr, t.id < row.id, t.sent_at.is_not(None))
+        ).scalar_one()
+    msg = build_message(row)
+    headers = [(name, str(value)) for name, value in msg.items()]
+    return render_template(
+        "dev/mail_show.html", mail=row, headers=headers, text=row.text_body, has_html=row.html_body is not None,
+        newer=newer, older=older,
+    )
+
+
+@devmail_bp.get("/<int:mail_id>/html")
+def html(mail_id: int):
+    with _session() as s:
+        row = _get_sent(s, mail_id)
+    if row.html_body is None:
+        abort(404)
+    body = row.html_body
+    base = '<base target="_top">'
+    lower = body.lower()
+    at = lower.find("<head>")
+    body = body[: at + 6] + base + body[at + 6 :] if at >= 0 else base + body
+    resp = Response(body, mimetype="text/html")
+    resp.headers["Content-Security-Policy"] = HTML_CSP
+    resp.headers["Referrer-Policy"] = "no-referrer"
+    resp.headers["X-Content-Type-Options"] = "nosniff"
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+@devmail_bp.get("/<int:mail_id>/raw")
+def raw(mail_id: int):
+    """The complete message as it went to the SMTP server (RFC 5322 source)."""
+    with _session() as s:
+        row = _get_sent(s, mail_id)
+    resp = Response(build_message(row).as_string(), mimetype="text/plain")
+    resp.headers["X-Content-Type-Options"] = "nosniff"
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+@devmail_bp.post("/deliver")
+def deliver_now():
+    """Deliver queued mails at once into this mailbox (only without a real MAIL_URL)."""
+    if current_app.config.get("MAIL_URL"):
+        abort(404)
+    deliver_due(app_engine(current_app), DevTransport())
+    to = (request.form.get("to") or "").strip()
+    return redirect(url_for("devmail.index", to=to) if to else url_for("devmail.index"), code=303)
