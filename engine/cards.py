@@ -16,8 +16,13 @@ from collections import Counter
 CLASSIC_COUNTS: dict[int, int] = {-2: 5, -1: 10, 0: 15, **{v: 10 for v in range(1, 13)}}
 
 
+def _card_order(item: tuple[int | str, int]) -> tuple[bool, int | str]:
+    # numbers ascending, then named cards (SKYJO Action's "star", A1)
+    return (isinstance(item[0], str), item[0])
+
+
 def deck_from_counts(counts: dict[int, int]) -> list[int]:
-    return [value for value, n in sorted(counts.items()) for _ in range(n)]
+    return [value for value, n in sorted(counts.items(), key=_card_order) for _ in range(n)]
 
 
 def new_seed() -> str:

@@ -12,7 +12,7 @@ from .errors import OptionError
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8  # C2
 
-# name -> (default, allowed choices or a type)
+# name -> (default, allowed choices, a type, or a validator function(name, value) -> value)
 CLASSIC_OPTIONS: dict[str, tuple[Any, Any]] = {
     "column_removal": (True, bool),  # C8
     "final_reveal_removal": (True, bool),  # C8
@@ -72,6 +72,8 @@ def validate_options(variant: str, options: dict[str, Any] | None) -> dict[str, 
         elif isinstance(allowed, tuple):
             if value not in allowed:
                 raise OptionError(f"option {name} must be one of {', '.join(allowed)}, not {value!r}")
+        elif callable(allowed):  # a validator: returns the normalised value or raises OptionError
+            value = allowed(name, value)
         result[name] = value
     return result
 

@@ -75,6 +75,8 @@ def check_invariants(game: Game) -> None:
     everything: list[int] = list(game.draw) + list(game.discard)
     if game.held is not None:
         everything.append(game.held)
+    if hasattr(game, "extra_cards"):  # cards a variant keeps elsewhere (SKYJO Action's draw three)
+        everything.extend(game.extra_cards())
     for s in range(n):
         f = game.face[s]
         if len(f) != 12 or len(game.vals[s]) != 12 or any(x not in (DOWN, UP, GONE) for x in f):

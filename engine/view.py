@@ -6,12 +6,15 @@ Face-down cells carry no value, the draw pile only its size, the seed nothing at
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .game import DOWN, GONE, OVER, PLAY, STAGE_DRAWN, STAGE_TAKEN, Game
 from .moves import CELL_NAMES
 
 SCHEMA = 1
+# Sentences for event types a variant adds: type -> function(event, names) -> str.
+EVENT_TEXT: dict[str, Callable[[dict[str, Any], list[str]], str]] = {}
 _FACE = ("down", "up", "removed")
 
 
@@ -58,6 +61,9 @@ def describe(event: dict[str, Any], names: list[str]) -> str:
         return f"{', '.join(names[s] for s in event['seats'])} are tied for the lowest total and play one more round."
     if t == "game_over":
         return f"Game over: {' and '.join(names[s] for s in event['winners'])} won."
+    extra = EVENT_TEXT.get(t)
+    if extra is not None:
+        return extra(event, names)
     return t.replace("_", " ")
 
 
@@ -91,7 +97,7 @@ def view(game: Game, seat: int | None) -> dict[str, Any]:
             state = f[c] if active else GONE
             grid.append({"cell": CELL_NAMES[c], "face": _FACE[state],
                          "value": None if state == DOWN or state == GONE else _card_json(game, vals[c])})
-        visible = sum(vals[c] for c in range(12) if f[c] == 1) if active else 0
+        visible = game._visible_sum(s) if active else 0
         players.append({"seat": s, "name": game.names[s], "active": active, "total": game.totals[s],
                         "visible_score": visible, "closer": game.closer == s, "owes": owes.get(s),
                         "grid": grid})
