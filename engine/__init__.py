@@ -20,3 +20,5 @@ __all__ = [
     "defaults", "describe", "new_game", "option_table", "parse_cell", "parse_move", "play_out",
     "record", "replay", "spectator_view", "validate_options", "view",
 ]
+
+from . import action as _action  # noqa: E402,F401  registers the SKYJO Action variant
