@@ -62,6 +62,8 @@ def new_game(client, players=(("Ann", "ann@example.com"), ("Bo", "bo@example.com
 
 def post_form(client, path: str, extra: dict | None = None, page_path: str | None = None):
     page = client.get(page_path or path)
+    if not CSRF_RE.search(page.text):  # the session's token from any form page
+        page = client.get("/links")
     data = {"csrf_token": csrf_of(page.text)}
     data.update(extra or {})
     return client.post(path, data=data)
