@@ -1,0 +1,125 @@
+"""Tables of the clock: one row per owed decision (`Deadline`), per-seat clock settings (`SeatClock`)
+and one row per address that wants a daily digest (`DigestSchedule`).
+
+All timestamps are naive UTC (explicit `DateTime()`: sqlmodel >= 0.0.50 would otherwise map
+`datetime` to a timezone-aware type that rejects naive values).
+
+Due rows are found by index: `ix_clock_deadline_due` is a partial index on `next_at` over the open
+rows only (`WHERE fired_at IS NULL`, on SQLite and PostgreSQL alike), so a sweep reads the rows that
+are due and never the history. No foreign keys to the service's tables: the clock only knows
+`(game_id, seat)`, so it can be tested and migrated on its own.
+"""
+
+from datetime import UTC, datetime
+
+from sqlalchemy import JSON, Boolean, DateTime, Index, Integer, String, Text, text
+from sqlmodel import Field, SQLModel
+
+# The service's models module sets the naming convention on the shared metadata; set it here too in
+# case this module is imported first (same dict, so the order does not matter).
+if not SQLModel.metadata.naming_convention or "ix" not in SQLModel.metadata.naming_convention:
+    SQLModel.metadata.naming_convention = {
+        "ix": "ix_%(column_0_label)s",
+        "uq": "uq_%(table_name)s_%(column_0_name)s",
+        "ck": "ck_%(table_name)s_%(constraint_name)s",
+        "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+        "pk": "pk_%(table_name)s",
+    }
+
+_OPEN = text("fired_at IS NULL")
+
+
+def utcnow() -> datetime:
+    """Naive UTC, the form of every timestamp in the clock's tables."""
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class Deadline(SQLModel, table=True):
+    """One decision a seat owes: its deadline, the reminders still to send, and the next event.
+
+    Life of a row: inserted by `clock.schedule_decisions` in the move's transaction; `next_at` /
+    `next_event` say when the sweep must look at it next ("reminder" or "timeout"; NULL = nothing to
+    do, e.g. policy `wait` after its reminders). It is closed (`fired_at` set, `outcome` = made |
+    timeout | stale) when the decision is made, or when its timeout was handled. A sweep claims it by
+    setting `claimed_until`/`claim_token` with a conditional UPDATE; an unfinished claim expires.
+    """
+
+    __tablename__ = "clock_deadline"
+    __table_args__ = (
+        Index("ix_clock_deadline_due", "next_at", sqlite_where=_OPEN, postgresql_where=_OPEN),
+        Index("ix_clock_deadline_open", "game_id", "seat", sqlite_where=_OPEN, postgresql_where=_OPEN),
+        # At most one open row per decision (protects against a double schedule).
+        Index("uq_clock_deadline_open_decision", "game_id", "seat", "kind", unique=True,
+              sqlite_where=_OPEN, postgresql_where=_OPEN),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(sa_type=String(24))
+    seat: int
+    kind: str = Field(sa_type=String(32))  # engine Pending.kind: reveal, turn, place_drawn, ...
+    version: int  # game state version at which the decision became owed (the handler's version check)
+    policy: str = Field(default="bot", sa_type=String(8))  # bot | wait
+    decision_seconds: int = Field(default=2 * 86400)
+    reminders_left: list = Field(default_factory=list, sa_type=JSON)  # offsets in seconds, descending
+    reminders_sent: int = Field(default=0)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=DateTime())
+    deadline_at: datetime = Field(sa_type=DateTime())
+    next_at: datetime | None = Field(default=None, sa_type=DateTime(), nullable=True)
+    next_event: str | None = Field(default=None, sa_type=String(16), nullable=True)
+    # vacation: the deadline was pushed to vacation_until + paused_remaining_s
+    vacation_until: datetime | None = Field(default=None, sa_type=DateTime(), nullable=True)
+    paused_remaining_s: int | None = Field(default=None, nullable=True)
+    bot_played: bool = Field(default=False, sa_type=Boolean())  # scheduled for an immediate bot move
+    claimed_until: datetime | None = Field(default=None, sa_type=DateTime(), nullable=True)
+    claim_token: str | None = Field(default=None, sa_type=String(32), nullable=True)
+    attempts: int = Field(default=0)
+    last_error: str | None = Field(default=None, sa_type=Text, nullable=True)
+    fired_at: datetime | None = Field(default=None, sa_type=DateTime(), nullable=True)
+    outcome: str | None = Field(default=None, sa_type=String(16), nullable=True)
+
+    @property
+    def is_open(self) -> bool:
+        return self.fired_at is None
+
+    def __repr__(self) -> str:
+        return (f"<Deadline id={self.id} game={self.game_id} seat={self.seat} kind={self.kind} "
+                f"v={self.version} deadline={self.deadline_at} next={self.next_event}@{self.next_at} "
+                f"fired={self.fired_at} outcome={self.outcome}>")
+
+
+class SeatClock(SQLModel, table=True):
+    """Clock settings and counters of one seat of one game (created on first use, defaults apply
+    when absent)."""
+
+    __tablename__ = "clock_seat"
+
+    game_id: str = Field(sa_type=String(24), primary_key=True)
+    seat: int = Field(primary_key=True, sa_type=Integer(), sa_column_kwargs={"autoincrement": False})
+    address: str | None = Field(default=None, sa_type=String(320), nullable=True, index=True)
+    tz: str = Field(default="UTC", sa_type=String(64))
+    mail_pref: str = Field(default="every", sa_type=String(8))  # every | digest | off
+    consecutive_timeouts: int = Field(default=0)
+    bot_played: bool = Field(default=False, sa_type=Boolean())
+    vacation_until: datetime | None = Field(default=None, sa_type=DateTime(), nullable=True)
+    vacation_used_s: int = Field(default=0)  # granted vacation seconds in this game (max 14 days)
+    updated_at: datetime = Field(default_factory=utcnow, sa_type=DateTime())
+
+
+class DigestSchedule(SQLModel, table=True):
+    """When the next daily digest of an address is due (always 08:00 in `tz`)."""
+
+    __tablename__ = "clock_digest"
+    __table_args__ = (Index("ix_clock_digest_next_at", "next_at"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    address: str = Field(sa_type=String(320), unique=True)
+    tz: str = Field(default="UTC", sa_type=String(64))
+    next_at: datetime = Field(sa_type=DateTime())
+    claimed_until: datetime | None = Field(default=None, sa_type=DateTime(), nullable=True)
+    claim_token: str | None = Field(default=None, sa_type=String(32), nullable=True)
+    last_sent_at: datetime | None = Field(default=None, sa_type=DateTime(), nullable=True)
+    attempts: int = Field(default=0)
+    last_error: str | None = Field(default=None, sa_type=Text, nullable=True)
+
+
+CLOCK_TABLES = [Deadline.__table__, SeatClock.__table__, DigestSchedule.__table__]

@@ -1,0 +1,176 @@
+"""APScheduler 3.x runs `clock.tick` on an interval: in the background of `skyjo-pbem serve`
+(`start_in_process`) or as `skyjo-pbem worker` (`run_worker`, any number of them).
+
+One in-memory interval job per process and nothing else: no job store, no pickled jobs, nothing
+shared between schedulers. Every deadline lives in our own tables and `tick` claims rows with
+conditional UPDATEs, so any number of processes may tick at once and each deadline still fires
+exactly once. `coalesce=True, max_instances=1`: a slow sweep is never overlapped by the next one
+in the same process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import atexit
+import logging
+import os
+import threading
+from collections.abc import Callable
+from contextlib import nullcontext
+from datetime import UTC, datetime
+
+from apscheduler.schedulers.background import BackgroundScheduler
+from apscheduler.schedulers.blocking import BlockingScheduler
+
+from service import clock
+
+log = logging.getLogger(__name__)
+
+JOB_ID = "skyjo-clock-tick"
+DEFAULT_INTERVAL = 30.0  # seconds
+HANDLERS_KEY = "clock_handlers"  # app.extensions[HANDLERS_KEY] = the service's ClockHandlers
+
+_lock = threading.Lock()
+_in_process: BackgroundScheduler | None = None
+
+
+def _is_app(obj) -> bool:
+    return hasattr(obj, "extensions") and hasattr(obj, "app_context")
+
+
+def _app_parts(app, handlers):
+    from service import db  # Flask side, imported only when an app is given
+
+    handlers = handlers or app.extensions.get(HANDLERS_KEY)
+    if handlers is None:
+        raise RuntimeError(f"no clock handlers: create_app must set app.extensions[{HANDLERS_KEY!r}]")
+
+    def factory():
+        return db.transaction(write=True, app=app)
+
+    return factory, handlers, app.app_context
+
+
+def make_tick_job(session_factory, handlers, *, context: Callable | None = None, **tick_kwargs) -> Callable:
+    """The job function: one sweep at the real time; logs and swallows errors (the next run
+    retries), returns the report."""
+
+    def job() -> clock.TickReport | None:
+        try:
+            with (context() if context else nullcontext()):
+                report = clock.tick(None, session_factory, handlers, **tick_kwargs)
+        except Exception:  # noqa: BLE001 - keep the scheduler alive; the next sweep retries
+            log.exception("clock sweep failed")
+            return None
+        if report.claimed or report.errors:
+            log.info("clock sweep: %s", report)
+        return report
+
+    return job
+
+
+def _scheduler(cls, job: Callable, interval: float):
+    sched = cls(timezone=UTC, job_defaults={"coalesce": True, "max_instances": 1, "misfire_grace_time": None})
+    sched.add_job(job, "interval", seconds=interval, id=JOB_ID, replace_existing=True,
+                  next_run_time=datetime.now(UTC))
+    return sched
+
+
+def start_in_process(app_or_factory, handlers: clock.ClockHandlers | None = None, *,
+                     interval: float | None = None, use_reloader: bool | None = None) -> BackgroundScheduler | None:
+    """Start the clock in a background thread of this process (once; later calls return the running
+    scheduler). `app_or_factory`: the Flask app (sessions from `db.transaction(write=True)`, handlers
+    from `app.extensions["clock_handlers"]`, each sweep inside an app context, interval from
+    `CLOCK_INTERVAL`) or a `session_factory` (then pass `handlers`).
+
+    Under the Werkzeug debug reloader only the child process (WERKZEUG_RUN_MAIN=true) runs it; the
+    watcher process gets None. `use_reloader` defaults to `app.debug`."""
+    global _in_process
+    with _lock:
+        if _in_process is not None and _in_process.running:
+            return _in_process
+        if _is_app(app_or_factory):
+            app = app_or_factory
+            reloader = app.debug if use_reloader is None else use_reloader
+            if reloader and os.environ.get("WERKZEUG_RUN_MAIN") != "true":
+                return None
+            factory, handlers, context = _app_parts(app, handlers)
+            interval = interval or float(app.config.get("CLOCK_INTERVAL", DEFAULT_INTERVAL))
+        else:
+            if handlers is None:
+                raise TypeError("start_in_process(session_factory, handlers): handlers are required")
+            if use_reloader and os.environ.get("WERKZEUG_RUN_MAIN") != "true":
+                return None
+            factory, context = app_or_factory, None
+            interval = interval or DEFAULT_INTERVAL
+        sched = _scheduler(BackgroundScheduler, make_tick_job(factory, handlers, context=context), interval)
+        sched.start()
+        _in_process = sched
+        atexit.register(stop_in_process)
+        log.info("clock: ticking every %ss in this process", interval)
+        return sched
+
+
+def stop_in_process(wait: bool = True) -> None:
+    global _in_process
+    with _lock:
+        sched, _in_process = _in_process, None
+    if sched is not None and sched.running:
+        sched.shutdown(wait=wait)
+
+
+def run_worker(database_url: str | None = None, interval: float = DEFAULT_INTERVAL, *, once: bool = False,
+               mail: bool = True, app=None, handlers: clock.ClockHandlers | None = None) -> int:
+    """`skyjo-pbem worker`: build the app (DATABASE_URL from the argument or the environment), tick
+    every `interval` seconds in the foreground (BlockingScheduler) and, unless `mail=False`, run the
+    outbox sender too. Any number of workers may run at once. `once=True`: one sweep, then return."""
+    if app is None:
+        from service import create_app
+
+        app = create_app({"DATABASE_URL": database_url} if database_url else None)
+    factory, handlers, context = _app_parts(app, handlers)
+    job = make_tick_job(factory, handlers, context=context)
+    if once:
+        report = job()
+        if mail:
+            _send_mail_once(app)
+        print(report)
+        return 0 if report is not None and not report.errors else 1
+    if mail:
+        from service.outbox import start_background_sender
+
+        start_background_sender(app, use_reloader=False)
+    sched = _scheduler(BlockingScheduler, job, interval)
+    log.info("clock worker: ticking every %ss", interval)
+    try:
+        sched.start()
+    except (KeyboardInterrupt, SystemExit):
+        pass
+    return 0
+
+
+def _send_mail_once(app) -> None:
+    from service import outbox
+
+    url = app.config.get("MAIL_URL")
+    transport = outbox.SmtpTransport(url) if url else outbox.DevTransport() if app.config.get("DEV_MAILBOX") else None
+    if transport is None:
+        return
+    outbox.configure(mail_from=app.config.get("MAIL_FROM") or None, base_url=app.config.get("BASE_URL") or None)
+    outbox.deliver_due(app.extensions["db_engine"], transport, limit=10_000)
+
+
+def cmd_worker(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    return run_worker(args.database_url, args.interval, once=args.once, mail=not args.no_mail)
+
+
+def add_worker_command(subparsers: argparse._SubParsersAction) -> None:
+    """`skyjo-pbem worker`: cli_service.add_commands(sub) calls this."""
+    p = subparsers.add_parser("worker", help="run the clock (deadlines, reminders, digests) and the mail "
+                                             "sender; any number of workers may run at once")
+    p.add_argument("--database-url", default=None, help="default: DATABASE_URL, else the instance SQLite file")
+    p.add_argument("--interval", type=float, default=DEFAULT_INTERVAL, help="seconds between sweeps (30)")
+    p.add_argument("--once", action="store_true", help="one sweep (and one mail run), then exit")
+    p.add_argument("--no-mail", action="store_true", help="do not run the outbox sender in this process")
+    p.set_defaults(func=cmd_worker)

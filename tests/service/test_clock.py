@@ -1,0 +1,447 @@
+"""The clock with a fake clock: reminders, timeouts, policies, vacation, quiet hours, digests, bot play.
+
+Every test runs on SQLite and on PostgreSQL (fresh schema; skipped locally when unreachable, a
+failure under CI=true). Time never comes from the wall clock: each call gets `now`.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+import pytest
+from sqlalchemy import Column, Integer, MetaData, String, Table, func, select, update
+from sqlalchemy.types import JSON
+
+import engine as skyjo
+from service import clock
+from service.clock import ClockSettings
+from service.clock_models import Deadline, SeatClock
+from tests.service.test_clock_support import RecordingHandlers, effect, pg_schema_url, setup_db
+
+H = timedelta(hours=1)
+D = timedelta(days=1)
+T0 = datetime(2027, 1, 11, 12, 0)  # a Monday, noon UTC
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def db(request, tmp_path):
+    if request.param == "sqlite":
+        url, drop = f"sqlite:///{tmp_path / 'clock.sqlite3'}", None
+    else:
+        url, drop = pg_schema_url()
+    eng = setup_db(url)
+    yield eng, clock.session_factory_for(eng)
+    eng.dispose()
+    if drop:
+        drop()
+
+
+def schedule(factory, game_id, pending, version, now, settings=None, acted=()):
+    with factory() as s:
+        return clock.schedule_decisions(s, game_id, pending, version, now, settings, acted_seats=acted)
+
+
+def rows(factory, game_id=None) -> list[Deadline]:
+    with factory() as s:
+        q = select(Deadline).order_by(Deadline.id)
+        if game_id:
+            q = q.where(Deadline.game_id == game_id)
+        return list(s.execute(q).scalars())
+
+
+def effects(factory) -> list[tuple]:
+    with factory() as s:
+        return [tuple(r) for r in s.execute(select(effect.c.deadline_id, effect.c.event, effect.c.n)
+                                            .order_by(effect.c.id))]
+
+
+def test_reminders_at_offsets_then_one_timeout_and_idempotent(db):
+    _eng, f = db
+    schedule(f, "g1", [(0, "turn")], 5, T0)
+    h = RecordingHandlers()
+    assert clock.tick(T0 + 24 * H - timedelta(seconds=1), f, h).handled == 0
+    r = clock.tick(T0 + 24 * H, f, h)  # 24 h before the 48 h deadline
+    assert (r.reminders, r.timeouts) == (1, 0)
+    assert clock.tick(T0 + 24 * H, f, h).claimed == 0  # running it again does nothing again
+    assert clock.tick(T0 + 44 * H - timedelta(seconds=1), f, h).handled == 0
+    assert clock.tick(T0 + 44 * H, f, h).reminders == 1  # 4 h before
+    assert clock.tick(T0 + 48 * H - timedelta(seconds=1), f, h).handled == 0
+    r = clock.tick(T0 + 48 * H, f, h)
+    assert r.timeouts == 1
+    for _ in range(2):
+        assert clock.tick(T0 + 60 * H, f, h).claimed == 0
+    assert h.timeouts == [("g1", 0, "turn", 5)]
+    assert [x[3] for x in h.reminders] == [0, 1]
+    (row,) = rows(f)
+    assert (row.outcome, row.fired_at, row.reminders_sent, row.next_at) == ("timeout", T0 + 48 * H, 2, None)
+    with f() as s:
+        assert s.get(SeatClock, ("g1", 0)).consecutive_timeouts == 1
+
+
+def test_short_decision_time_drops_reminders_that_would_come_at_once(db):
+    _eng, f = db
+    schedule(f, "g", [(1, "reveal")], 0, T0, ClockSettings.from_hours(3))
+    (row,) = rows(f)
+    assert row.reminders_left == []  # 24 h and 4 h before a 3 h deadline are already past
+    assert (row.next_event, row.next_at) == ("timeout", T0 + 3 * H)
+
+
+def test_decision_made_meanwhile_does_nothing(db):
+    _eng, f = db
+    schedule(f, "g", [(0, "reveal"), (1, "reveal")], 0, T0)
+    # seat 0 reveals: seat 1 still owes its reveal and keeps its deadline; seat 0 gets a new one
+    schedule(f, "g", [(0, "reveal"), (1, "reveal")], 1, T0 + 10 * H, acted=[0])
+    # seat 1 reveals its second card and seat 0 its too: only seat 0's turn is left
+    schedule(f, "g", [(0, "turn")], 3, T0 + 30 * H, acted=[0, 1])
+    h = RecordingHandlers()
+    clock.tick(T0 + 48 * H, f, h)  # seat 1's first deadline would have been now
+    assert h.timeouts == [] and h.reminders == []
+    open_ = [r for r in rows(f) if r.fired_at is None]
+    assert [(r.seat, r.kind, r.deadline_at) for r in open_] == [(0, "turn", T0 + 78 * H)]
+    assert [r.outcome for r in rows(f) if r.fired_at] == ["made", "made", "made"]
+
+
+def test_pending_kept_for_other_seat_keeps_deadline(db):
+    _eng, f = db
+    schedule(f, "g", [(0, "reveal"), (1, "reveal")], 0, T0)
+    schedule(f, "g", [(0, "reveal"), (1, "reveal")], 1, T0 + 5 * H, acted=[0])
+    by_seat = {r.seat: r for r in rows(f) if r.fired_at is None}
+    assert by_seat[1].deadline_at == T0 + 48 * H
+    assert by_seat[0].deadline_at == T0 + 53 * H
+
+
+def test_wait_policy_never_times_out_but_reminds_and_play_now_kicks(db):
+    _eng, f = db
+    schedule(f, "g", [(0, "turn")], 2, T0, ClockSettings(policy="wait"))
+    h = RecordingHandlers()
+    for day in range(1, 40):
+        clock.tick(T0 + day * D, f, h)
+    assert h.timeouts == []
+    assert len(h.reminders) == 2
+    (row,) = rows(f)
+    assert row.fired_at is None and row.next_at is None
+    with f() as s:
+        assert clock.play_now(s, "g", 0, T0 + 40 * D) == 1
+    assert clock.tick(T0 + 40 * D, f, h).timeouts == 1
+    assert h.timeouts == [("g", 0, "turn", 2)]
+
+
+def test_vacation_pauses_and_extends(db):
+    _eng, f = db
+    schedule(f, "g", [(0, "turn")], 1, T0)
+    with f() as s:
+        clock.set_vacation(s, "g", 0, T0 + 4 * D, T0 + D)  # 1 day left when it starts
+    (row,) = rows(f)
+    assert row.deadline_at == T0 + 5 * D
+    h = RecordingHandlers()
+    for hours in range(25, 96):  # nothing during the vacation (old deadline T0+2d included)
+        assert clock.tick(T0 + hours * H, f, h).handled == 0
+    r = clock.tick(T0 + 4 * D, f, h)  # the 24 h reminder, when the vacation ends
+    assert r.reminders == 1
+    assert clock.tick(T0 + 5 * D - 4 * H - timedelta(seconds=1), f, h).handled == 0
+    assert clock.tick(T0 + 5 * D - 4 * H, f, h).reminders == 1
+    assert clock.tick(T0 + 5 * D - timedelta(seconds=1), f, h).handled == 0
+    assert clock.tick(T0 + 5 * D, f, h).timeouts == 1
+
+
+def test_decision_during_vacation_gets_full_time_after_it_and_early_return(db):
+    _eng, f = db
+    with f() as s:
+        clock.set_vacation(s, "g", 1, T0 + 3 * D, T0)
+    schedule(f, "g", [(1, "turn")], 7, T0 + D)
+    (row,) = rows(f)
+    assert row.deadline_at == T0 + 5 * D
+    with f() as s:
+        clock.end_vacation(s, "g", 1, T0 + 2 * D)  # back a day early: 2 days from now
+        sc = s.get(SeatClock, ("g", 1))
+        assert sc.vacation_until is None and sc.vacation_used_s == 2 * 86400
+    (row,) = rows(f)
+    assert row.deadline_at == T0 + 4 * D
+
+
+def test_vacation_is_at_most_14_days_per_game(db):
+    _eng, f = db
+    with f() as s:
+        clock.set_vacation(s, "g", 0, T0 + 10 * D, T0)
+    with pytest.raises(clock.ClockError):
+        with f() as s:
+            clock.set_vacation(s, "g", 0, T0 + 20 * D, T0 + 11 * D)  # 10 used + 9 > 14
+    with f() as s:
+        clock.set_vacation(s, "g", 0, T0 + 15 * D, T0 + 11 * D)  # 10 + 4 = 14: fine
+        clock.set_vacation(s, "h", 0, T0 + 14 * D, T0)  # another game has its own 14 days
+        # replacing the current vacation gives back its unused part
+        clock.set_vacation(s, "h", 0, T0 + 2 * D, T0 + D)
+        assert clock.vacation_left(s.get(SeatClock, ("h", 0)), T0 + D) == timedelta(days=13)
+
+
+@pytest.mark.parametrize(("raw_utc", "expected_utc"), [
+    # Europe/Stockholm, spring forward on 2027-03-28 (02:00 CET -> 03:00 CEST)
+    (datetime(2027, 3, 27, 22, 30), datetime(2027, 3, 28, 6, 0)),  # 23:30 CET -> 08:00 CEST
+    (datetime(2027, 3, 28, 0, 30), datetime(2027, 3, 28, 6, 0)),  # 01:30 CET -> 08:00 CEST
+    (datetime(2027, 3, 26, 6, 59), datetime(2027, 3, 26, 7, 0)),  # 07:59 CET -> 08:00 CET
+    (datetime(2027, 3, 26, 7, 0), datetime(2027, 3, 26, 7, 0)),  # 08:00 CET: not quiet
+    (datetime(2027, 3, 28, 19, 59), datetime(2027, 3, 28, 19, 59)),  # 21:59 CEST: not quiet
+    (datetime(2027, 3, 28, 20, 0), datetime(2027, 3, 29, 6, 0)),  # 22:00 CEST -> 08:00 CEST
+    # fall back on 2027-10-31 (03:00 CEST -> 02:00 CET)
+    (datetime(2027, 10, 30, 21, 0), datetime(2027, 10, 31, 7, 0)),  # 23:00 CEST -> 08:00 CET
+    (datetime(2027, 10, 31, 0, 30), datetime(2027, 10, 31, 7, 0)),  # 02:30 CEST (1st) -> 08:00 CET
+    (datetime(2027, 10, 31, 1, 30), datetime(2027, 10, 31, 7, 0)),  # 02:30 CET (2nd) -> 08:00 CET
+])
+def test_defer_quiet_is_dst_correct(raw_utc, expected_utc):
+    assert clock.defer_quiet(raw_utc, "Europe/Stockholm") == expected_utc
+
+
+@pytest.mark.parametrize(("deadline", "first_reminder"), [
+    # 24 h reminder at 23:30 CET on the eve of spring forward -> 08:00 CEST = 06:00 UTC
+    (datetime(2027, 3, 28, 22, 30), datetime(2027, 3, 28, 6, 0)),
+    # 24 h reminder at 23:00 CEST on the eve of fall back -> 08:00 CET = 07:00 UTC
+    (datetime(2027, 10, 31, 21, 0), datetime(2027, 10, 31, 7, 0)),
+])
+def test_quiet_hours_defer_reminders_not_deadlines(db, deadline, first_reminder):
+    _eng, f = db
+    now = deadline - 2 * D
+    with f() as s:
+        clock.set_seat_settings(s, "g", 0, now=now, tz="Europe/Stockholm", address="ann@example.org")
+    schedule(f, "g", [(0, "turn")], 1, now)
+    h = RecordingHandlers()
+    assert clock.tick(first_reminder - timedelta(seconds=1), f, h).handled == 0
+    assert clock.tick(first_reminder, f, h).reminders == 1
+    # the 4 h reminder (18:30/17:00 UTC = evening local) is not quiet; the deadline is never deferred
+    assert clock.tick(deadline - 4 * H, f, h).reminders == 1
+    assert clock.tick(deadline - timedelta(seconds=1), f, h).handled == 0
+    assert clock.tick(deadline, f, h).timeouts == 1
+
+
+def test_reminder_deferred_past_the_deadline_is_dropped(db):
+    _eng, f = db
+    # deadline 07:00 Stockholm (06:00 UTC in winter); the 4 h reminder (03:00 local) would go at 08:00
+    deadline = datetime(2027, 1, 15, 6, 0)
+    now = deadline - 2 * D
+    with f() as s:
+        clock.set_seat_settings(s, "g", 0, now=now, tz="Europe/Stockholm")
+    schedule(f, "g", [(0, "turn")], 1, now)
+    h = RecordingHandlers()
+    for minutes in range(0, 2 * 24 * 60 + 1, 30):
+        clock.tick(now + timedelta(minutes=minutes), f, h)
+    assert len(h.reminders) == 1 and len(h.timeouts) == 1  # 24 h reminder (07:00 local) only
+
+
+def test_digest_collects_several_games_at_8_local(db):
+    _eng, f = db
+    now = datetime(2027, 1, 11, 9, 0)  # 10:00 in Stockholm
+    with f() as s:
+        for game in ("ga", "gb", "gc"):
+            clock.set_seat_settings(s, game, 1, now=now, address="Bo@Example.org", tz="Europe/Stockholm",
+                                    mail_pref="digest")
+        clock.set_seat_settings(s, "gd", 0, now=now, address="cy@example.org")  # every decision
+    for game in ("ga", "gb"):
+        schedule(f, game, [(1, "turn")], 3, now)
+    schedule(f, "gc", [(0, "turn")], 3, now)  # gc waits for seat 0, not Bo
+    schedule(f, "gd", [(0, "turn")], 3, now)
+    h = RecordingHandlers()
+    eight = datetime(2027, 1, 12, 7, 0)  # 08:00 in Stockholm next morning
+    assert clock.tick(eight - timedelta(seconds=1), f, h).digests == 0
+    r = clock.tick(eight, f, h)
+    assert r.digests == 1
+    assert h.digests == [("bo@example.org", [("ga", 1), ("gb", 1)], eight)]
+    assert clock.tick(eight + H, f, h).digests == 0
+    # digest seats get no individual reminders; the every-decision seat does
+    clock.tick(now + 24 * H, f, h)
+    assert sorted(x[0] for x in h.reminders) == ["gc", "gd"]  # gc: seat 0 has no digest preference
+    schedule(f, "ga", [(0, "turn")], 4, now + 30 * H, acted=[1])  # Bo played in ga
+    r = clock.tick(eight + D, f, h)
+    assert r.digests == 1 and h.digests[-1][1] == [("gb", 1)]
+
+
+# --------------------------------------------------------------------------------------------------
+# A small stand-in for the service: games in a table, timeouts played by the engine's greedy bot
+# through a version-checked "use case" that also calls schedule_decisions (as the move use case will).
+
+meta = MetaData()
+games = Table("clock_test_game", meta, Column("id", String(24), primary_key=True),
+              Column("state", JSON, nullable=False), Column("version", Integer, nullable=False))
+
+
+class EngineHandlers(RecordingHandlers):
+    def on_timeout(self, session, deadline):
+        super().on_timeout(session, deadline)
+        g = skyjo.Game.from_json(session.execute(select(games.c.state).where(games.c.id == deadline.game_id))
+                                 .scalar_one())
+        if (deadline.seat, deadline.kind) not in {(p.seat, p.kind) for p in g.pending()}:
+            return False
+        play(session, deadline.game_id, g, deadline.seat, skyjo.bot_move(g, deadline.seat, "greedy"),
+             now=self.now, human=False)
+        return True
+
+
+def play(session, game_id, g, seat, move, *, now, human):
+    """The move use case in miniature: version-checked update + clock bookkeeping, one transaction."""
+    before = g.version
+    new, _events = skyjo.apply_move(g, seat, move)
+    res = session.execute(update(games).where(games.c.id == game_id, games.c.version == before)
+                          .values(state=new.to_json(), version=new.version))
+    if res.rowcount != 1:
+        raise RuntimeError("concurrent move: retry")
+    if human:
+        clock.note_player_acted(session, game_id, seat, now)
+    clock.schedule_decisions(session, game_id, new.pending(), new.version, now, acted_seats=[seat])
+    return new
+
+
+def test_third_timeout_turns_seat_to_bot_play_and_acting_turns_it_back(db):
+    eng, f = db
+    meta.create_all(eng)
+    g = skyjo.new_game(["Ann", "Bo"], seed=7)
+    with f() as s:
+        s.execute(games.insert().values(id="g", state=g.to_json(), version=g.version))
+        clock.schedule_decisions(s, "g", g.pending(), g.version, T0)
+    h = EngineHandlers()
+    now = T0
+    timeouts_of_ann = 0
+
+    def load():
+        with f() as s:
+            return skyjo.Game.from_json(s.execute(select(games.c.state)).scalar_one())
+
+    def ann_clock():
+        with f() as s:
+            return s.get(SeatClock, ("g", 0))
+
+    # Bo always answers at once; Ann never does until she is played by the bot.
+    while True:
+        g = load()
+        owed = {p.seat for p in g.pending()}
+        if 1 in owed:
+            with f() as s:
+                play(s, "g", g, 1, skyjo.bot_move(g, 1, "greedy"), now=now, human=True)
+            continue
+        assert owed == {0}
+        due = min(r.next_at for r in rows(f) if r.fired_at is None and r.seat == 0)
+        now = max(now, due)
+        h.now = now
+        r = clock.tick(now, f, h)
+        assert r.errors == 0, r.error_messages
+        timeouts_of_ann += r.timeouts
+        if (ann_clock() or SeatClock()).bot_played:
+            break
+    # the third timeout turned Ann to bot play; her next decisions in the same sweep went at once
+    assert ann_clock().consecutive_timeouts >= 3 and timeouts_of_ann == ann_clock().consecutive_timeouts
+    # From now on Ann's decisions are due at once (no 2-day wait, no reminders).
+    g = load()
+    if 0 in {p.seat for p in g.pending()}:
+        (row,) = [r for r in rows(f) if r.fired_at is None and r.seat == 0]
+        assert row.bot_played and row.next_at == now and row.next_event == "timeout"
+    # Ann acts again from a page: bot play ends, her open decision gets a full decision time.
+    later = now + H
+    with f() as s:
+        assert clock.note_player_acted(s, "g", 0, later) is True
+    sc = ann_clock()
+    assert (sc.bot_played, sc.consecutive_timeouts) == (False, 0)
+    for row in rows(f):
+        if row.fired_at is None and row.seat == 0:
+            assert not row.bot_played and row.deadline_at == later + 48 * H
+    assert len(h.timeouts) == len({(e[0], e[1]) for e in effects(f) if e[1] == "timeout"})
+
+
+def test_whole_game_played_by_timeouts(db):
+    """Nobody ever answers: every decision is played by the bot, each exactly once, to the end."""
+    eng, f = db
+    meta.create_all(eng)
+    g = skyjo.new_game(["Ann", "Bo", "Cy"], seed=11)
+    with f() as s:
+        s.execute(games.insert().values(id="g", state=g.to_json(), version=g.version))
+        clock.schedule_decisions(s, "g", g.pending(), g.version, T0)
+    h = EngineHandlers()
+    now = T0
+    for _ in range(200):
+        open_ = [r for r in rows(f, "g") if r.fired_at is None]
+        if not open_:
+            break
+        now = max(now, min(r.next_at for r in open_))
+        h.now = now
+        r = clock.tick(now, f, h)
+        assert r.errors == 0, r.error_messages
+    with f() as s:
+        final = skyjo.Game.from_json(s.execute(select(games.c.state)).scalar_one())
+        n_timeouts = s.execute(select(func.count()).select_from(Deadline)
+                               .where(Deadline.outcome == "timeout")).scalar_one()
+    assert final.is_over
+    assert n_timeouts == final.version  # every move was one timeout, none twice
+    assert all(r.fired_at is not None for r in rows(f, "g"))
+
+
+# --------------------------------------------------------------------------------------------------
+# Crash safety and errors in one process
+
+
+def test_unfinished_claim_expires_and_is_retried_once(db):
+    _eng, f = db
+    schedule(f, "g", [(0, "turn")], 1, T0, ClockSettings.from_hours(1, ()))
+    d = Deadline.__table__
+    due = d.c.fired_at.is_(None) & (d.c.next_at <= T0 + H)
+    # a worker claims the row and dies before handling it
+    assert clock._claim(f, d, due, d.c.next_at, T0 + H, "deadbeef", 10, timedelta(minutes=5))
+    h = RecordingHandlers()
+    assert clock.tick(T0 + H + timedelta(minutes=4), f, h).claimed == 0  # the claim is still live
+    assert clock.tick(T0 + H + timedelta(minutes=5), f, h).timeouts == 1
+    assert clock.tick(T0 + H + timedelta(minutes=11), f, h).claimed == 0
+    assert len(effects(f)) == 1
+
+
+def test_failing_handler_rolls_back_and_retries_later(db):
+    _eng, f = db
+    schedule(f, "g", [(0, "turn")], 1, T0, ClockSettings.from_hours(1, ()))
+
+    class Flaky(RecordingHandlers):
+        fail = True
+
+        def on_timeout(self, session, deadline):
+            super().on_timeout(session, deadline)  # its write must be rolled back
+            if self.fail:
+                raise RuntimeError("SMTP is down")
+            return True
+
+    h = Flaky()
+    r = clock.tick(T0 + H, f, h)
+    assert r.errors == 1 and effects(f) == []
+    (row,) = rows(f)
+    assert row.fired_at is None and row.attempts == 1 and "SMTP is down" in row.last_error
+    with f() as s:
+        assert s.get(SeatClock, ("g", 0)) is None or s.get(SeatClock, ("g", 0)).consecutive_timeouts == 0
+    assert clock.tick(T0 + H + timedelta(seconds=10), f, h).claimed == 0  # backing off
+    h.fail = False
+    assert clock.tick(T0 + H + timedelta(minutes=1), f, h).timeouts == 1
+    assert len(effects(f)) == 1
+
+
+def test_timeout_of_decision_no_longer_owed_is_stale(db):
+    _eng, f = db
+    schedule(f, "g", [(0, "turn")], 1, T0, ClockSettings.from_hours(1, ()))
+    h = RecordingHandlers(timeout_result=False)
+    r = clock.tick(T0 + H, f, h)
+    assert (r.timeouts, r.stale) == (0, 1)
+    (row,) = rows(f)
+    assert row.outcome == "stale" and row.fired_at is not None
+    with f() as s:
+        sc = s.get(SeatClock, ("g", 0))
+        assert sc is None or sc.consecutive_timeouts == 0
+
+
+def test_game_over_closes_everything(db):
+    _eng, f = db
+    schedule(f, "g", [(0, "reveal"), (1, "reveal")], 0, T0)
+    with f() as s:
+        clock.close_game(s, "g", T0 + H)
+    assert all(r.outcome == "made" for r in rows(f))
+    assert clock.tick(T0 + 10 * D, f, RecordingHandlers()).claimed == 0
+
+
+def test_settings_are_validated():
+    with pytest.raises(clock.ClockError):
+        ClockSettings.from_hours(0.5)
+    with pytest.raises(clock.ClockError):
+        ClockSettings.from_hours(15 * 24)
+    with pytest.raises(clock.ClockError):
+        ClockSettings(policy="never")
+    assert ClockSettings.from_hours(1).decision_seconds == 3600
+    assert ClockSettings.from_hours(14 * 24).policy == "bot"
