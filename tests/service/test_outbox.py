@@ -485,3 +485,48 @@ def test_utcnow_is_naive_utc():
     now = outbox.utcnow()
     assert now.tzinfo is None
     assert abs(datetime.now(UTC).replace(tzinfo=None) - now) < timedelta(seconds=5)
+
+
+def test_senders_and_writers_together_on_the_service_sqlite_engine(tmp_path):
+    """With service.db's own SQLite engine (explicit BEGIN, WAL, busy timeout): moves queueing mail
+    while two senders sweep never hit "database is locked", and every mail goes exactly once."""
+    from service.db import _immediate, make_engine
+
+    eng = make_engine(f"sqlite:///{tmp_path}/svc.sqlite3")
+    OutboxMail.__table__.create(eng)
+    t = RecordingTransport(delay=0.001)
+    errors: list[BaseException] = []
+    done = threading.Event()
+
+    def writer():
+        try:
+            for i in range(60):
+                token = _immediate.set(True)  # what db.transaction(write=True) does
+                try:
+                    with Session(eng, expire_on_commit=False) as s, s.begin():
+                        queue(s, to=f"p{i % 4}@example.org", now=outbox.utcnow())
+                finally:
+                    _immediate.reset(token)
+        except BaseException as exc:  # pragma: no cover
+            errors.append(exc)
+        finally:
+            done.set()
+
+    def sender():
+        try:
+            deadline = time.monotonic() + 60
+            while len(t.sent) < 60 and time.monotonic() < deadline:
+                if deliver_due(eng, t, limit=5, batch_size=2) == 0:
+                    time.sleep(0.005)
+        except BaseException as exc:  # pragma: no cover
+            errors.append(exc)
+
+    threads = [threading.Thread(target=f) for f in (writer, sender, sender)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(60)
+    eng.dispose()
+    assert not errors, errors
+    counts = Counter(t.sent)
+    assert len(counts) == 60 and set(counts.values()) == {1}
