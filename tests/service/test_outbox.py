@@ -145,6 +145,16 @@ def test_headers_threading_unsubscribe_and_stable_message_id(sqlite_only):  # no
     assert ma["To"] == "Ann <ann@example.org>"
     assert ma["Subject"] == "SKYJO with Bo"
     assert ma["Date"]
+    assert ma["Reply-To"] is None
+
+
+def test_reply_to_for_the_seat_reply_address(sqlite_only):  # noqa: F811
+    with Session(sqlite_only, expire_on_commit=False) as s:
+        (row,) = queue(s, reply_to="play+SEATTOKEN@skyjo.example")
+        assert build_message(row)["Reply-To"] == "play+SEATTOKEN@skyjo.example"
+        with pytest.raises(ValueError):
+            queue(s, reply_to="a@b.org, evil@c.org")
+        s.rollback()
 
 
 def test_domain_falls_back_to_base_url_and_app_config_wins(sqlite_only):  # noqa: F811
