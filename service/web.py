@@ -15,6 +15,16 @@ from service.usecases import Conflict, NotFound
 bp = Blueprint("web", __name__)
 
 
+@bp.after_app_request
+def _wake_sender(response):
+    """A POST may have queued mails: let the background sender (if any) deliver them now."""
+    if request.method == "POST" and response.status_code < 400:
+        from service.outbox import wake_background_sender
+
+        wake_background_sender(current_app)
+    return response
+
+
 @bp.get("/")
 def index():
     return render_template("index.html", links_form=LinksForm())
