@@ -263,8 +263,10 @@ class ActionGame(Game):
     def parse_move(self, text: str) -> Move | ActionMove:  # type: ignore[override]
         return parse_action_move(text, self.names)
 
-    def _bind(self, seat: int, move: ActionMove) -> ActionMove:
-        if move.target is None:
+    def bind(self, seat: int, move: Move | ActionMove) -> Move | ActionMove:
+        """The move as `seat` makes it and as the record will show it: `me` becomes that seat, and
+        targets are written by name (or `seat N` when a name would not parse back)."""
+        if not isinstance(move, ActionMove) or move.target is None:
             return move
         target = seat if move.target == am.SELF else move.target
         return dataclasses.replace(move, target=target, who=self.who(target))
@@ -435,7 +437,7 @@ class ActionGame(Game):
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.n:
             raise IllegalMove(f"there is no seat {seat} in this game")
         if isinstance(move, ActionMove):
-            move = self._bind(seat, move)
+            move = self.bind(seat, move)  # type: ignore[assignment]
         elif not isinstance(move, Move):
             raise IllegalMove("that is not a move")
         events: list[dict[str, Any]] = []

@@ -167,7 +167,7 @@ def test_action_state_round_trips_mid_game(data: st.DataObject) -> None:
            [m.text() for s in range(players) for m in g.legal_moves(s)]
     for s in range(players):  # every legal move's text parses back to that move
         for m in g.legal_moves(s):
-            assert g.parse_move(m.text()) == m or g._bind(s, g.parse_move(m.text())) == m
+            assert g.parse_move(m.text()) == m or g.bind(s, g.parse_move(m.text())) == m
     assert engine.replay(g.record()).to_json() == g.to_json()
 
 
