@@ -250,6 +250,12 @@ class ActionGame(Game):
     # ------------------------------------------------------------------ names in move texts
     def who(self, seat: int) -> str:
         """How move texts name a seat: the name when it parses back unambiguously, else `seat N`."""
+        cache = self.__dict__.setdefault("_who_cache", {})
+        if seat not in cache:
+            cache[seat] = self._who(seat)
+        return cache[seat]
+
+    def _who(self, seat: int) -> str:
         name = self.names[seat]
         low = name.lower()
         toks = low.split()
@@ -371,22 +377,32 @@ class ActionGame(Game):
     def _has_grid(self, seat: int) -> bool:
         return any(x != GONE for x in self.face[seat])
 
-    def _turn_moves(self, seat: int) -> list[Move | ActionMove]:
-        out: list[Move | ActionMove] = []
+    def turn_families(self, seat: int) -> list[tuple[tuple[Any, ...], Any]]:
+        """The turn seat's moves (A4) grouped by family - (key, function returning that family's
+        moves) - so a caller can pick a family before building hundreds of targeted moves."""
+        fams: list[tuple[tuple[Any, ...], Any]] = []
         if self._has_grid(seat):
             if self.draw or len(self.discard) > 1:
-                out.append(MOVE_BY_CODE[DRAW << 4])
+                fams.append((("draw",), lambda: [MOVE_BY_CODE[DRAW << 4]]))
             if self.discard:
-                out.append(MOVE_BY_CODE[TAKE << 4])
-        out.extend(self._take_moves())
+                fams.append((("take",), lambda: [MOVE_BY_CODE[TAKE << 4]]))
+        if any(c is not None for c in self.arow) or self.adeck or self.adiscard:
+            fams.append(((am.ACTION_ROW,), self._take_moves))
         kinds = self.playable(seat)
         for k in kinds:
-            out.extend(self._card_moves(seat, k, False))
+            fams.append(((am.PLAY, k, False), lambda k=k: self._card_moves(seat, k, False)))
             if k == REACTIVATION:
                 for inner in ACTION_KINDS:
                     if inner != REACTIVATION and inner in self.adiscard:
-                        out.extend(self._card_moves(seat, inner, True))
-        out.extend(ActionMove(am.DISCARD_ACTION, k) for k in kinds)
+                        fams.append(((am.PLAY, inner, True), lambda inner=inner: self._card_moves(seat, inner, True)))
+        if kinds:
+            fams.append(((am.DISCARD_ACTION,), lambda: [ActionMove(am.DISCARD_ACTION, k) for k in kinds]))
+        return fams
+
+    def _turn_moves(self, seat: int) -> list[Move | ActionMove]:
+        out: list[Move | ActionMove] = []
+        for _, build in self.turn_families(seat):
+            out.extend(build())
         if not out:
             out.append(ActionMove(am.PASS))
         return out
@@ -936,15 +952,19 @@ class ActionGame(Game):
         f, v = self.face[seat], self.vals[seat]
         numbers: list[tuple[str, int, Any]] = []
         stars: list[list[Any]] = []
-        for line, groups in (("column", COLUMNS), ("row", ROWS)):
-            for i, cells_ in enumerate(groups):
-                if all(f[c] == UP for c in cells_):
-                    first = v[cells_[0]]
-                    if all(v[c] == first for c in cells_):
-                        if first == STAR:
-                            stars.append([line, i])
-                        else:
-                            numbers.append((line, i, first))
+        for i in range(4):
+            if f[i] == UP and f[i + 4] == UP and f[i + 8] == UP and v[i] == v[i + 4] == v[i + 8]:
+                if v[i] == STAR:
+                    stars.append(["column", i])
+                else:
+                    numbers.append(("column", i, v[i]))
+        for i in (0, 4, 8):
+            if f[i] == UP and f[i + 1] == UP and f[i + 2] == UP and f[i + 3] == UP \
+                    and v[i] == v[i + 1] == v[i + 2] == v[i + 3]:
+                if v[i] == STAR:
+                    stars.append(["row", i >> 2])
+                else:
+                    numbers.append(("row", i >> 2, v[i]))
         return numbers, stars
 
     def _remove_number_sets(self, seat: int, numbers: list[tuple[str, int, Any]],
