@@ -594,16 +594,19 @@ def _release_after_error(session_factory, table, row_id: int, token: str, now: d
 
 def _handle_deadline(s: Session, row_id: int, token: str, now: datetime, handlers: ClockHandlers,
                      report: TickReport) -> None:
-    row = s.get(Deadline, row_id, populate_existing=True)
+    # the row and its seat's clock in one round trip
+    found = s.execute(select(Deadline, SeatClock).outerjoin(
+        SeatClock, and_(SeatClock.game_id == Deadline.game_id, SeatClock.seat == Deadline.seat))
+        .where(Deadline.id == row_id).execution_options(populate_existing=True)).first()
+    row, sc = found if found is not None else (None, None)
     if row is None or row.claim_token != token or row.fired_at is not None:
         report.skipped += 1
         return
     table = Deadline.__table__
-    sc = seat_clock(s, row.game_id, row.seat)
     if row.next_event == "timeout":
         if sc is None:
-            sc = _seat_clock_or_new(s, row.game_id, row.seat, now)
-            s.flush()
+            sc = SeatClock(game_id=row.game_id, seat=row.seat, updated_at=now)
+            s.add(sc)
         before = (sc.consecutive_timeouts, sc.bot_played)
         sc.consecutive_timeouts += 1  # before the handler, so its mail can say "now played by the bot"
         if sc.consecutive_timeouts >= BOT_PLAYED_AFTER:

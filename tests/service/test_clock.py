@@ -347,7 +347,7 @@ def test_whole_game_played_by_timeouts(db):
     """Nobody ever answers: every decision is played by the bot, each exactly once, to the end."""
     eng, f = db
     meta.create_all(eng)
-    g = skyjo.new_game(["Ann", "Bo", "Cy"], seed=11)
+    g = skyjo.new_game(["Ann", "Bo", "Cy"], seed=11, options={"target_score": 20})
     with f() as s:
         s.execute(games.insert().values(id="g", state=g.to_json(), version=g.version))
         clock.schedule_decisions(s, "g", g.pending(), g.version, T0)

@@ -1,0 +1,185 @@
+"""Benchmark of the clock's sweep (a benchmark, not a test: it prints figures).
+
+    .venv/bin/python bench/clock.py [--db sqlite,postgres] [--due 10000] [--rows 1000000] [--idle-runs 300]
+
+1. one sweep (`clock.tick`) with `--due` due deadlines (timeouts; no-op handlers, so this measures
+   the clock's own work: claim, one transaction per row, seat counters, closing the row);
+2. an idle sweep (nothing due) with 0 rows, then with `--rows` non-due rows (half open with a
+   deadline in the next two weeks, half closed history): median over `--idle-runs` sweeps and the
+   ratio (target <= 1.2: due rows are found through the partial index, not by scanning).
+
+Rows are generated inside the database (`generate_series` / a recursive CTE), so inserting a
+million takes seconds. PostgreSQL: BENCH_POSTGRES_URL or TEST_POSTGRES_URL (default
+postgresql+psycopg://postgres@127.0.0.1:5432/test), in a fresh schema dropped at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import secrets
+import statistics
+import sys
+import tempfile
+import time
+from datetime import datetime
+from pathlib import Path
+from urllib.parse import quote
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from sqlalchemy import create_engine, text  # noqa: E402
+
+from service import clock  # noqa: E402
+
+PG_URL = os.environ.get("BENCH_POSTGRES_URL") or os.environ.get(
+    "TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+NOW = datetime(2027, 6, 1, 12, 0)
+COLUMNS = ("game_id, seat, kind, version, policy, decision_seconds, reminders_left, reminders_sent, "
+           "created_at, deadline_at, next_at, next_event, bot_played, attempts, fired_at, outcome")
+
+
+class NullHandlers:
+    def on_timeout(self, session, deadline):
+        return True
+
+    def on_reminder(self, session, deadline):
+        return True
+
+    def on_digest(self, session, seat_clocks, now):
+        pass
+
+
+def _ts_sqlite(base: str, seconds_expr: str) -> str:
+    return f"(strftime('%Y-%m-%d %H:%M:%S', '{base}', ({seconds_expr}) || ' seconds') || '.000000')"
+
+
+def insert_rows(eng, n: int, *, prefix: str, due: bool, start: int = 0) -> float:
+    """Insert n rows generated in the database. due=True: timeouts due before NOW; else half open
+    (next_at in the next 14 days) and half closed."""
+    t = time.perf_counter()
+    base = NOW.strftime("%Y-%m-%d %H:%M:%S")
+    with eng.begin() as conn:
+        if eng.dialect.name == "postgresql":
+            ts = "TIMESTAMP '" + base + "' + make_interval(secs => {})"
+            if due:
+                next_at = ts.format("-60 - i * 0.001")
+                fired, outcome, nxt_ev = "NULL", "NULL", "'timeout'"
+            else:
+                next_at = f"CASE WHEN i % 2 = 0 THEN {ts.format('3600 + i % 1209600')} END"
+                fired = f"CASE WHEN i % 2 = 1 THEN {ts.format('-86400 - i')} END"
+                outcome = "CASE WHEN i % 2 = 1 THEN 'made' END"
+                nxt_ev = "CASE WHEN i % 2 = 0 THEN 'timeout' END"
+            conn.execute(text(
+                f"INSERT INTO clock_deadline ({COLUMNS}) SELECT '{prefix}' || i, i % 4, 'turn', 1, 'bot', "
+                f"172800, '[]', 0, {ts.format('-172800')}, {ts.format('3600 + i % 1209600') if not due else next_at}, "
+                f"{next_at}, {nxt_ev}, false, 0, {fired}, {outcome} "
+                f"FROM generate_series({start + 1}, {start + n}) AS i"))
+            conn.execute(text("ANALYZE clock_deadline"))
+        else:
+            if due:
+                next_at = _ts_sqlite(base, "-60 - i / 1000")
+                fired, outcome, nxt_ev = "NULL", "NULL", "'timeout'"
+                deadline = next_at
+            else:
+                next_at = f"CASE WHEN i % 2 = 0 THEN {_ts_sqlite(base, '3600 + i % 1209600')} END"
+                fired = f"CASE WHEN i % 2 = 1 THEN {_ts_sqlite(base, '-86400 - i')} END"
+                outcome = "CASE WHEN i % 2 = 1 THEN 'made' END"
+                nxt_ev = "CASE WHEN i % 2 = 0 THEN 'timeout' END"
+                deadline = _ts_sqlite(base, "3600 + i % 1209600")
+            conn.execute(text(
+                f"WITH RECURSIVE c(i) AS (SELECT {start + 1} UNION ALL SELECT i + 1 FROM c WHERE i < {start + n}) "
+                f"INSERT INTO clock_deadline ({COLUMNS}) SELECT '{prefix}' || i, i % 4, 'turn', 1, 'bot', "
+                f"172800, '[]', 0, {_ts_sqlite(base, '-172800')}, {deadline}, {next_at}, {nxt_ev}, 0, 0, "
+                f"{fired}, {outcome} FROM c"))
+            conn.execute(text("ANALYZE"))
+    return time.perf_counter() - t
+
+
+def idle_median(factory, runs: int) -> float:
+    h = NullHandlers()
+    for _ in range(10):  # warm up the pool and statement caches
+        clock.tick(NOW, factory, h)
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        r = clock.tick(NOW, factory, h)
+        times.append(time.perf_counter() - t)
+        assert r.claimed == 0
+    return statistics.median(times)
+
+
+def plan(eng) -> str:
+    q = ("SELECT id FROM clock_deadline WHERE fired_at IS NULL AND next_at <= '2027-06-01 12:00:00.000000' "
+         "AND (claimed_until IS NULL OR claimed_until <= '2027-06-01 12:00:00.000000') ORDER BY next_at LIMIT 200")
+    with eng.connect() as conn:
+        if eng.dialect.name == "postgresql":
+            rows = conn.execute(text("EXPLAIN " + q)).scalars()
+        else:
+            rows = (r[-1] for r in conn.execute(text("EXPLAIN QUERY PLAN " + q)))
+        return " | ".join(str(r).strip() for r in rows)
+
+
+def run(name: str, url: str, due: int, rows: int, idle_runs: int) -> dict:
+    eng = clock.make_engine(url)
+    clock.create_tables(eng)
+    factory = clock.session_factory_for(eng)
+    out = {"db": name}
+    out["idle_0_ms"] = idle_median(factory, idle_runs) * 1000
+
+    insert_rows(eng, due, prefix="d", due=True)
+    t = time.perf_counter()
+    r = clock.tick(NOW, factory, NullHandlers(), max_rows=due * 2)
+    out["sweep_s"] = time.perf_counter() - t
+    assert r.timeouts == due and r.errors == 0, r
+    out["sweep_rows_per_s"] = due / out["sweep_s"]
+
+    out["insert_s"] = insert_rows(eng, rows, prefix="n", due=False)
+    out["idle_1m_ms"] = idle_median(factory, idle_runs) * 1000
+    out["ratio"] = out["idle_1m_ms"] / out["idle_0_ms"]
+    out["plan"] = plan(eng)
+    eng.dispose()
+    return out
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--db", default="sqlite,postgres")
+    ap.add_argument("--due", type=int, default=10_000)
+    ap.add_argument("--rows", type=int, default=1_000_000)
+    ap.add_argument("--idle-runs", type=int, default=300)
+    args = ap.parse_args(argv)
+    results = []
+    for name in args.db.split(","):
+        if name == "sqlite":
+            with tempfile.TemporaryDirectory() as tmp:
+                results.append(run("sqlite", f"sqlite:///{tmp}/bench.sqlite3", args.due, args.rows, args.idle_runs))
+        elif name == "postgres":
+            schema = f"bench_clock_{secrets.token_hex(4)}"
+            admin = create_engine(PG_URL)
+            try:
+                with admin.begin() as conn:
+                    conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+            except Exception as exc:  # noqa: BLE001
+                print(f"postgres: skipped ({type(exc).__name__}: {exc})", file=sys.stderr)
+                continue
+            sep = "&" if "?" in PG_URL else "?"
+            try:
+                results.append(run("postgres", f"{PG_URL}{sep}options={quote(f'-csearch_path={schema}')}",
+                                   args.due, args.rows, args.idle_runs))
+            finally:
+                with admin.begin() as conn:
+                    conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+                admin.dispose()
+    for r in results:
+        print(f"[{r['db']}] sweep of {args.due} due deadlines: {r['sweep_s']:.2f} s "
+              f"({r['sweep_rows_per_s']:.0f} rows/s, one transaction each)")
+        print(f"[{r['db']}] idle sweep: {r['idle_0_ms']:.3f} ms with 0 rows, {r['idle_1m_ms']:.3f} ms with "
+              f"{args.rows} non-due rows (+{args.due} closed); ratio {r['ratio']:.2f} (target <= 1.2); "
+              f"inserted in {r['insert_s']:.1f} s")
+        print(f"[{r['db']}] due-row query plan: {r['plan']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
