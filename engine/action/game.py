@@ -390,8 +390,9 @@ class ActionGame(Game):
             fams.append(((am.ACTION_ROW,), self._take_moves))
         kinds = self.playable(seat)
         for k in kinds:
-            fams.append(((am.PLAY, k, False), lambda k=k: self._card_moves(seat, k, False)))
-            if k == REACTIVATION:
+            if k != REACTIVATION:
+                fams.append(((am.PLAY, k, False), lambda k=k: self._card_moves(seat, k, False)))
+            else:
                 for inner in ACTION_KINDS:
                     if inner != REACTIVATION and inner in self.adiscard:
                         fams.append(((am.PLAY, inner, True), lambda inner=inner: self._card_moves(seat, inner, True)))
@@ -748,6 +749,8 @@ class ActionGame(Game):
                 raise IllegalMove(f"there is no {_title(card)} on the action discard pile")
         elif card not in playable:
             raise IllegalMove(self._not_playable(seat, card))
+        elif card == REACTIVATION:
+            raise IllegalMove("say which card to reactivate, like: play reactivation swap-own A1 C3")
         self._check_targets(seat, move)
         ev: dict[str, Any] = {"type": "play_action", "seat": seat, "card": card, "via": move.via,
                               "move": move.text()}

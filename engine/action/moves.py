@@ -290,7 +290,10 @@ def parse_action_move(text: str, names: list[str]) -> Move | ActionMove:
     if first in ("play", "use"):
         card = _card(ws.next())
         via = False
-        if card == REACTIVATION and ws.peek() is not None:
+        if card == REACTIVATION:
+            if ws.peek() is None:
+                raise MoveParseError("name the card to reactivate from the action discard pile, like: "
+                                     "play reactivation swap-own A1 C3")
             via = True
             card = _card(ws.next(), "the card to reactivate")
             if card == REACTIVATION:

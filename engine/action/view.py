@@ -35,6 +35,35 @@ def _decision(game: Any, e: dict[str, Any]) -> dict[str, Any]:
     return d
 
 
+PATTERNS: dict[tuple[Any, ...], str] = {
+    ("reveal",): "reveal <cell>", ("draw",): "draw", ("take",): "take", ("swap",): "swap <cell>",
+    ("flip",): "flip <cell>", ("action_row",): "action row 1-4", ("action_deck",): "action deck",
+    ("play", "swap-own"): "play swap-own <cell> <cell>", ("play", "double-move"): "play double-move",
+    ("play", "draw-three"): "play draw-three",
+    ("play", "insight"): "play insight row 1-3 of <player> | play insight column A-D of <player>",
+    ("play", "defense"): "play defense",
+    ("play", "swap-with-player"): "play swap-with-player <your cell> with <player> <their cell>",
+    ("play", "thief"): "play thief from <player> <card>", ("play", "meteor-shower"): "play meteor-shower",
+    ("discard_action",): "discard action <card>", ("pick",): "pick 1-3 <cell>", ("pick_none",): "pick none",
+    ("meteor",): "meteor <cell>", ("block",): "block", ("allow",): "allow", ("keep",): "keep",
+    ("remove",): "remove", ("decline",): "decline", ("pass",): "pass",
+}
+
+
+def move_help(moves: list[Any]) -> list[dict[str, Any]]:
+    """The viewer's legal moves grouped for people: a pattern, an example and how many there are."""
+    groups: dict[str, dict[str, Any]] = {}
+    for m in moves:
+        card = getattr(m, "card", None)
+        key = (m.kind, card) if m.kind == "play" else (m.kind,)
+        pattern = PATTERNS.get(key, m.kind)
+        if getattr(m, "via", False):
+            pattern = "play reactivation " + pattern.replace("play ", "").replace(" | play ", " | ")
+        g = groups.setdefault(pattern, {"pattern": pattern, "example": m.text(), "count": 0})
+        g["count"] += 1
+    return list(groups.values())
+
+
 def extend_view(game: Any, data: dict[str, Any], seat: int | None) -> None:
     from .game import STAGE_THREE, line_label
 
@@ -70,5 +99,6 @@ def extend_view(game: Any, data: dict[str, Any], seat: int | None) -> None:
         "new_this_turn": list(game.fresh) if playing else [],
         "three_count": len(game.three),
         "decisions": [_decision(game, e) for e in queue],
+        "move_help": move_help(game.legal_moves(seat)) if seat is not None else [],
         "private": private,
     }

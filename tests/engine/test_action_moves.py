@@ -67,7 +67,7 @@ def test_classic_move_texts_parse_the_same_in_action_games(g3: ActionGame) -> No
     ("play insight row 4 of Bo", "rows are 1-3"), ("play insight column E of Bo", "columns are A-D"),
     ("play insight row 1 of Zed", "not a player here"), ("play thief from Bo", "the card to steal"),
     ("play swap-with-player A1 with seat 9 B1", "no seat 9"), ("pick 4 A1", "pick 1-3"),
-    ("play double-move now", "unexpected"), ("meteor", "unknown move"), ("swap", "needs one cell"),
+    ("play double-move now", "unexpected"), ("play reactivation", "name the card to reactivate"), ("meteor", "unknown move"), ("swap", "needs one cell"),
 ])
 def test_action_parse_errors_are_readable(g3: ActionGame, text: str, message: str) -> None:
     with pytest.raises(engine.MoveParseError, match=message):
@@ -91,6 +91,11 @@ def test_every_legal_action_move_text_parses_back_to_it() -> None:
     kinds = Counter((m.kind, getattr(m, "card", None), getattr(m, "via", False)) for m in moves)
     assert kinds[("play", "swap-with-player", False)] == 12 * 12 * 2  # listed per target
     assert kinds[("play", "thief", True)] == 1 and kinds[("play", "thief", False)] == 1
+    assert "play reactivation" not in [m.text() for m in moves]
+    help_ = {h["pattern"]: h for h in engine.view(g, 0)["action"]["move_help"]}
+    assert help_["play swap-with-player <your cell> with <player> <their cell>"]["count"] == 288
+    assert help_["play reactivation thief from <player> <card>"]["example"] == "play reactivation thief from Bo defense"
+    assert engine.view(g, 1)["action"]["move_help"] == [] and engine.view(g, None)["action"]["move_help"] == []
     for m in moves:
         assert canon(g, 0, m.text()) == m.text()
         assert g.bind(0, g.parse_move(m.text())) == m
