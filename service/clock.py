@@ -709,25 +709,25 @@ def tick(now: datetime | None, session_factory: Callable[[], AbstractContextMana
     transaction that commits on success and rolls back on an exception (see `session_factory_for`;
     in the service: `lambda: db.transaction(write=True, app=app)`)."""
     started = _time.perf_counter()
-    now = _naive(now)
+    fixed = _naive(now) if now is not None else None
     token = secrets.token_hex(16)
     report = TickReport()
     d = Deadline.__table__
-    due = and_(d.c.fired_at.is_(None), d.c.next_at <= now)
-    while report.claimed < max_rows:
-        ids = _claim(session_factory, d, due, d.c.next_at, now, token, min(batch_size, max_rows - report.claimed),
-                     lease)
-        if not ids:
-            break
-        report.claimed += len(ids)
-        _process(session_factory, d, _handle_deadline, ids, token, now, handlers, report)
     g = DigestSchedule.__table__
-    while report.claimed < max_rows:
-        ids = _claim(session_factory, g, g.c.next_at <= now, g.c.next_at, now, token, batch_size, lease)
-        if not ids:
-            break
-        report.claimed += len(ids)
-        _process(session_factory, g, _handle_digest, ids, token, now, handlers, report)
+    # With the real clock, each batch reads the time again: a batch claimed late in a long sweep
+    # still gets a full lease.
+    for table, handle, due_of in (
+        (d, _handle_deadline, lambda t: and_(d.c.fired_at.is_(None), d.c.next_at <= t)),
+        (g, _handle_digest, lambda t: g.c.next_at <= t),
+    ):
+        while report.claimed < max_rows:
+            cur = fixed or utcnow()
+            ids = _claim(session_factory, table, due_of(cur), table.c.next_at, cur, token,
+                         min(batch_size, max_rows - report.claimed), lease)
+            if not ids:
+                break
+            report.claimed += len(ids)
+            _process(session_factory, table, handle, ids, token, cur, handlers, report)
     report.elapsed_s = _time.perf_counter() - started
     return report
 
