@@ -22,7 +22,11 @@ def _card_order(item: tuple[int | str, int]) -> tuple[bool, int | str]:
 
 
 def deck_from_counts(counts: dict[int, int]) -> list[int]:
-    return [value for value, n in sorted(counts.items(), key=_card_order) for _ in range(n)]
+    try:
+        items = sorted(counts.items())
+    except TypeError:  # named cards among the numbers
+        items = sorted(counts.items(), key=_card_order)
+    return [value for value, n in items for _ in range(n)]
 
 
 def new_seed() -> str:
