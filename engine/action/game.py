@@ -871,6 +871,7 @@ class ActionGame(Game):
                     self.removed_cols.append([seat, COLUMN_NAMES[sid[1]]])
                 events.append({"type": "remove_star_set", "seat": seat, "set": label, "bonus": bonus})
                 self.queue.remove(e)
+                self.kept[seat] = [k for k in self.kept[seat] if self._whole_star_set(seat, k)]
                 # an overlapping star set that lost a card to this one is no longer whole
                 self.queue = [q for q in self.queue
                               if q["kind"] != "star_set" or self._whole_star_set(q["seat"], q["set"])]

@@ -73,7 +73,7 @@ def extend_view(game: Any, data: dict[str, Any], seat: int | None) -> None:
         s = p["seat"]
         p["action_cards"] = list(game.hands[s])
         p["star_bonus"] = game.banked[s]
-        p["kept_star_sets"] = [line_label(line, i) for line, i in game.kept[s]]
+        p["kept_star_sets"] = [line_label(line, i) for line, i in game.kept[s] if game._whole_star_set(s, [line, i])]
     private = None
     if seat is not None:
         known = {(t, c): v for t, c, v in game.known[seat]}

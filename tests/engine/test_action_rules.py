@@ -546,3 +546,21 @@ def test_views_list_new_pending_kinds_and_never_show_drawn_cards_to_others() -> 
     assert engine.view(g, 0)["action"]["private"]["drawn"] == 7
     assert engine.view(g, 1)["action"]["private"]["drawn"] is None
     assert engine.view(g, 1)["held"]["value"] is None
+
+
+@pytest.mark.parametrize("first", ["keep", "remove"])
+def test_a6_overlapping_star_sets_are_decided_one_by_one(first: str) -> None:
+    g = setup(new([grid("* * * * / * 1 2 3 / * 4 5 6"), grid(PLAIN)], draw_top=[7]),
+              up={0: all_but("A3", "D3"), 1: "A1"})
+    g.play(0, "draw")
+    g.play(0, "flip A3")
+    g.play(0, "decline")
+    assert pend(g) == [(0, "star_set")]
+    assert engine.view(g, 0)["action"]["decisions"][0]["set"] == "column A"
+    g.play(0, first)
+    if first == "remove":  # the star row lost A1: no second decision
+        assert g.banked[0] == -10 and g.turn == 1 and pend(g) == [(1, "turn")]
+    else:
+        assert engine.view(g, 0)["action"]["decisions"][0]["set"] == "row 1"
+        g.play(0, "remove")
+        assert g.banked[0] == -15 and g.kept[0] == [] and g.turn == 1  # the kept column broke
