@@ -275,6 +275,8 @@ class ActionGame(Game):
         if not isinstance(move, ActionMove) or move.target is None:
             return move
         target = seat if move.target == am.SELF else move.target
+        if not 0 <= target < self.n:
+            raise IllegalMove(f"there is no seat {target} in this game")
         return dataclasses.replace(move, target=target, who=self.who(target))
 
     # ------------------------------------------------------------------ pending decisions
