@@ -16,9 +16,11 @@ postgresql+psycopg://postgres@127.0.0.1:5432/test), in a fresh schema dropped at
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import secrets
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -96,7 +98,8 @@ def insert_rows(eng, n: int, *, prefix: str, due: bool, start: int = 0) -> float
     return time.perf_counter() - t
 
 
-def idle_median(factory, runs: int) -> float:
+def idle_times(factory, runs: int) -> tuple[float, float]:
+    """(median, min) of `runs` idle sweeps, in seconds."""
     h = NullHandlers()
     for _ in range(10):  # warm up the pool and statement caches
         clock.tick(NOW, factory, h)
@@ -106,7 +109,7 @@ def idle_median(factory, runs: int) -> float:
         r = clock.tick(NOW, factory, h)
         times.append(time.perf_counter() - t)
         assert r.claimed == 0
-    return statistics.median(times)
+    return statistics.median(times), min(times)
 
 
 def plan(eng) -> str:
@@ -120,12 +123,34 @@ def plan(eng) -> str:
         return " | ".join(str(r).strip() for r in rows)
 
 
-def run(name: str, url: str, due: int, rows: int, idle_runs: int) -> dict:
+def parallel_sweep(url: str, n: int, due: int) -> float:
+    """Wall time for `n` worker processes sweeping `due` rows together."""
+    start_at = time.time() + 2.0
+    procs = [subprocess.Popen([sys.executable, __file__, "--worker", url, str(start_at)], stdout=subprocess.PIPE,
+                              text=True) for _ in range(n)]
+    outs = [json.loads(p.communicate(timeout=3600)[0].strip().splitlines()[-1]) for p in procs]
+    assert sum(o["timeouts"] for o in outs) == due, outs
+    return max(o["end"] for o in outs) - max(start_at, min(o["start"] for o in outs))
+
+
+def worker(url: str, start_at: float) -> None:
+    eng = clock.make_engine(url)
+    factory = clock.session_factory_for(eng)
+    delay = start_at - time.time()
+    if delay > 0:
+        time.sleep(delay)
+    start = time.time()
+    r = clock.tick(NOW, factory, NullHandlers(), max_rows=10**9)
+    print(json.dumps({"timeouts": r.timeouts, "errors": r.errors, "start": start, "end": time.time()}))
+
+
+def run(name: str, url: str, due: int, rows: int, idle_runs: int, parallel: int = 4) -> dict:
     eng = clock.make_engine(url)
     clock.create_tables(eng)
     factory = clock.session_factory_for(eng)
     out = {"db": name}
-    out["idle_0_ms"] = idle_median(factory, idle_runs) * 1000
+    med, best = idle_times(factory, idle_runs)
+    out["idle_0_ms"], out["idle_0_min_ms"] = med * 1000, best * 1000
 
     insert_rows(eng, due, prefix="d", due=True)
     t = time.perf_counter()
@@ -134,9 +159,14 @@ def run(name: str, url: str, due: int, rows: int, idle_runs: int) -> dict:
     assert r.timeouts == due and r.errors == 0, r
     out["sweep_rows_per_s"] = due / out["sweep_s"]
 
+    if parallel > 1:
+        insert_rows(eng, due, prefix="p", due=True, start=due)
+        out["parallel_s"] = parallel_sweep(url, parallel, due)
     out["insert_s"] = insert_rows(eng, rows, prefix="n", due=False)
-    out["idle_1m_ms"] = idle_median(factory, idle_runs) * 1000
+    med, best = idle_times(factory, idle_runs)
+    out["idle_1m_ms"], out["idle_1m_min_ms"] = med * 1000, best * 1000
     out["ratio"] = out["idle_1m_ms"] / out["idle_0_ms"]
+    out["ratio_min"] = out["idle_1m_min_ms"] / out["idle_0_min_ms"]
     out["plan"] = plan(eng)
     eng.dispose()
     return out
@@ -148,12 +178,17 @@ def main(argv=None) -> int:
     ap.add_argument("--due", type=int, default=10_000)
     ap.add_argument("--rows", type=int, default=1_000_000)
     ap.add_argument("--idle-runs", type=int, default=300)
+    ap.add_argument("--parallel", type=int, default=4, help="also sweep --due rows with this many processes")
+    ap.add_argument("--worker", nargs=2, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.worker:
+        worker(args.worker[0], float(args.worker[1]))
+        return 0
     results = []
     for name in args.db.split(","):
         if name == "sqlite":
             with tempfile.TemporaryDirectory() as tmp:
-                results.append(run("sqlite", f"sqlite:///{tmp}/bench.sqlite3", args.due, args.rows, args.idle_runs))
+                results.append(run("sqlite", f"sqlite:///{tmp}/bench.sqlite3", args.due, args.rows, args.idle_runs, args.parallel))
         elif name == "postgres":
             schema = f"bench_clock_{secrets.token_hex(4)}"
             admin = create_engine(PG_URL)
@@ -166,7 +201,7 @@ def main(argv=None) -> int:
             sep = "&" if "?" in PG_URL else "?"
             try:
                 results.append(run("postgres", f"{PG_URL}{sep}options={quote(f'-csearch_path={schema}')}",
-                                   args.due, args.rows, args.idle_runs))
+                                   args.due, args.rows, args.idle_runs, args.parallel))
             finally:
                 with admin.begin() as conn:
                     conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
@@ -174,9 +209,13 @@ def main(argv=None) -> int:
     for r in results:
         print(f"[{r['db']}] sweep of {args.due} due deadlines: {r['sweep_s']:.2f} s "
               f"({r['sweep_rows_per_s']:.0f} rows/s, one transaction each)")
+        if "parallel_s" in r:
+            print(f"[{r['db']}] the same with {args.parallel} worker processes: {r['parallel_s']:.2f} s "
+                  f"({args.due / r['parallel_s']:.0f} rows/s)")
         print(f"[{r['db']}] idle sweep: {r['idle_0_ms']:.3f} ms with 0 rows, {r['idle_1m_ms']:.3f} ms with "
-              f"{args.rows} non-due rows (+{args.due} closed); ratio {r['ratio']:.2f} (target <= 1.2); "
-              f"inserted in {r['insert_s']:.1f} s")
+              f"{args.rows} non-due rows (+{args.due} closed); ratio {r['ratio']:.2f} (target <= 1.2) [medians; "
+              f"minima {r['idle_0_min_ms']:.3f} vs {r['idle_1m_min_ms']:.3f} ms, ratio {r['ratio_min']:.2f}]; "
+              f"rows inserted in {r['insert_s']:.1f} s")
         print(f"[{r['db']}] due-row query plan: {r['plan']}")
     return 0
 
