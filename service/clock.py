@@ -49,7 +49,7 @@ log = logging.getLogger(__name__)
 __all__ = [
     "ClockSettings", "ClockError", "ClockHandlers", "TickReport", "schedule_decisions", "close_game",
     "note_player_acted", "set_vacation", "end_vacation", "set_seat_settings", "seat_clock",
-    "open_deadlines", "play_now", "tick", "defer_quiet", "next_local_time", "is_quiet", "make_engine",
+    "open_deadlines", "board_status", "vacation_left", "to_local", "play_now", "tick", "defer_quiet", "next_local_time", "is_quiet", "make_engine",
     "session_factory_for", "create_tables", "utcnow", "Deadline", "SeatClock", "DigestSchedule",
 ]
 
@@ -307,6 +307,30 @@ def set_seat_settings(session: Session, game_id: str, seat: int, *, now: datetim
         _plan(row, sc, now)
     session.flush()
     return sc
+
+
+def board_status(session: Session, game_id: str, now: datetime | None = None) -> dict[int, dict]:
+    """What the board and the mails show per seat: {seat: {"deadlines": [(kind, deadline_at)],
+    "policy", "vacation_until" (None unless on vacation), "bot_played", "tz", "mail_pref"}}; times
+    naive UTC (show them with `to_local(t, viewer_tz)`). Seats with nothing to show are absent."""
+    now = _naive(now)
+    out: dict[int, dict] = {}
+
+    def entry(seat: int, sc: SeatClock | None) -> dict:
+        return out.setdefault(seat, {"deadlines": [], "policy": None,
+                                     "vacation_until": sc.vacation_until if _on_vacation(sc, now) else None,
+                                     "bot_played": bool(sc and sc.bot_played), "tz": sc.tz if sc else "UTC",
+                                     "mail_pref": sc.mail_pref if sc else "every"})
+
+    clocks = _clocks_of(session, game_id)
+    for seat, sc in clocks.items():
+        if _on_vacation(sc, now) or sc.bot_played:
+            entry(seat, sc)
+    for row in open_deadlines(session, game_id):
+        e = entry(row.seat, clocks.get(row.seat))
+        e["deadlines"].append((row.kind, row.deadline_at))
+        e["policy"] = row.policy
+    return out
 
 
 # --------------------------------------------------------------------------------------------------

@@ -436,6 +436,19 @@ def test_game_over_closes_everything(db):
     assert clock.tick(T0 + 10 * D, f, RecordingHandlers()).claimed == 0
 
 
+def test_board_status(db):
+    _eng, f = db
+    schedule(f, "g", [(0, "reveal"), (1, "reveal")], 0, T0)
+    with f() as s:
+        clock.set_seat_settings(s, "g", 2, now=T0, tz="Europe/Stockholm", mail_pref="off")
+        clock.set_vacation(s, "g", 1, T0 + 3 * D, T0)
+        st = clock.board_status(s, "g", T0 + H)
+    assert st[0]["deadlines"] == [("reveal", T0 + 2 * D)] and st[0]["vacation_until"] is None
+    assert st[1]["deadlines"] == [("reveal", T0 + 5 * D)] and st[1]["vacation_until"] == T0 + 3 * D
+    assert 2 not in st and st[0]["policy"] == "bot"
+    assert clock.to_local(T0, "Europe/Stockholm").hour == 13
+
+
 def test_settings_are_validated():
     with pytest.raises(clock.ClockError):
         ClockSettings.from_hours(0.5)
