@@ -206,3 +206,18 @@ def test_greedy_bot_blocks_attacks_and_discards_before_the_round_ends() -> None:
     g = engine.Game.from_json(data)
     assert engine.bot_move(g, 1, "greedy").text().startswith(("discard action", "play"))
     assert ACTION_COUNTS["insight"] == 4 and texts(g, 1)
+
+
+def test_apply_move_is_pure_and_every_event_has_a_sentence() -> None:
+    g = setup(new([grid(PLAIN), grid(PLAIN), grid(PLAIN)]), up={0: "A1", 1: "A1", 2: "A1"},
+              hands={0: ["meteor-shower"], 1: ["defense"]})
+    before = g.to_json()
+    new_game, events = engine.apply_move(g, 0, "play meteor-shower")
+    assert g.to_json() == before and new_game.version == g.version + 1
+    assert [e["type"] for e in events] == ["play_action", "meteor_shower"]
+    assert events[1]["text"] == "Meteor shower! Bo, Cy must each replace a grid card."
+    v = engine.view(new_game, 1)
+    assert v["players"][1]["owes"] == "meteor" and v["players"][2]["owes"] == "meteor" and v["players"][0]["owes"] is None
+    new_game, events = engine.apply_move(new_game, 1, "block")
+    assert events[0]["text"] == "Bo blocked Ann's Meteor shower with Defense."
+
