@@ -23,7 +23,8 @@ Rulings where the texts are silent (documented in tests):
 * Stars trigger A7 whenever a star lands face-up in a grid: revealed, flipped, swapped in (drawn,
   taken, picked) or moved face-up into another grid by Swap with a player; not at the final reveal.
 * Extra turns (Double move 2, Defense 1, Thief 1) follow the current turn at once. A close ends the
-  closing seat's extra turns; extra turns during final turns belong to that seat's final turn.
+  mover's remaining extra turns (the mover, if not the closer, still gets its one more turn); extra
+  turns taken during the final turns belong to that seat's final turn.
 * A blocked Thief steals nothing but its player still gets the extra turn (Defense cancels only the
   effect on the target). Reactivation cannot pick another Reactivation. Reactivation goes onto the
   action discard pile as it is played; the reactivated card follows it once resolved.
