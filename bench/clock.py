@@ -4,9 +4,11 @@
 
 1. one sweep (`clock.tick`) with `--due` due deadlines (timeouts; no-op handlers, so this measures
    the clock's own work: claim, one transaction per row, seat counters, closing the row);
-2. an idle sweep (nothing due) with 0 rows, then with `--rows` non-due rows (half open with a
-   deadline in the next two weeks, half closed history): median over `--idle-runs` sweeps and the
-   ratio (target <= 1.2: due rows are found through the partial index, not by scanning).
+2. an idle sweep (nothing due) of an empty database and of one with `--rows` non-due rows (half
+   open with a deadline in the next two weeks, half closed history, plus the swept rows), taking
+   turns: medians over `--idle-runs` sweeps each and their ratio (target <= 1.2: due rows are found
+   through the partial index, not by scanning);
+3. the sweep of `--due` rows again with `--parallel` worker processes.
 
 Rows are generated inside the database (`generate_series` / a recursive CTE), so inserting a
 million takes seconds. PostgreSQL: BENCH_POSTGRES_URL or TEST_POSTGRES_URL (default
@@ -98,18 +100,27 @@ def insert_rows(eng, n: int, *, prefix: str, due: bool, start: int = 0) -> float
     return time.perf_counter() - t
 
 
-def idle_times(factory, runs: int) -> tuple[float, float]:
-    """(median, min) of `runs` idle sweeps, in seconds."""
+def idle_times(factories: list, runs: int) -> list[tuple[float, float]]:
+    """(median, min) of `runs` idle sweeps per factory, in seconds; the factories take turns, so
+    the machine's background load falls on each alike."""
     h = NullHandlers()
-    for _ in range(10):  # warm up the pool and statement caches
-        clock.tick(NOW, factory, h)
-    times = []
+    for f in factories:
+        for _ in range(10):  # warm up the pool and statement caches
+            clock.tick(NOW, f, h)
+    times: list[list[float]] = [[] for _ in factories]
     for _ in range(runs):
-        t = time.perf_counter()
-        r = clock.tick(NOW, factory, h)
-        times.append(time.perf_counter() - t)
-        assert r.claimed == 0
-    return statistics.median(times), min(times)
+        for i, f in enumerate(factories):
+            t = time.perf_counter()
+            r = clock.tick(NOW, f, h)
+            times[i].append(time.perf_counter() - t)
+            assert r.claimed == 0
+    return [(statistics.median(ts), min(ts)) for ts in times]
+
+
+def vacuum(eng) -> None:
+    if eng.dialect.name == "postgresql":
+        with eng.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+            conn.execute(text("VACUUM ANALYZE clock_deadline"))
 
 
 def plan(eng) -> str:
@@ -125,7 +136,7 @@ def plan(eng) -> str:
 
 def parallel_sweep(url: str, n: int, due: int) -> float:
     """Wall time for `n` worker processes sweeping `due` rows together."""
-    start_at = time.time() + 2.0
+    start_at = time.time() + 8.0  # every process has imported and connected by then
     procs = [subprocess.Popen([sys.executable, __file__, "--worker", url, str(start_at)], stdout=subprocess.PIPE,
                               text=True) for _ in range(n)]
     outs = [json.loads(p.communicate(timeout=3600)[0].strip().splitlines()[-1]) for p in procs]
@@ -144,13 +155,12 @@ def worker(url: str, start_at: float) -> None:
     print(json.dumps({"timeouts": r.timeouts, "errors": r.errors, "start": start, "end": time.time()}))
 
 
-def run(name: str, url: str, due: int, rows: int, idle_runs: int, parallel: int = 4) -> dict:
-    eng = clock.make_engine(url)
+def run(name: str, url: str, empty_url: str, due: int, rows: int, idle_runs: int, parallel: int = 4) -> dict:
+    eng, empty = clock.make_engine(url), clock.make_engine(empty_url)
     clock.create_tables(eng)
+    clock.create_tables(empty)
     factory = clock.session_factory_for(eng)
     out = {"db": name}
-    med, best = idle_times(factory, idle_runs)
-    out["idle_0_ms"], out["idle_0_min_ms"] = med * 1000, best * 1000
 
     insert_rows(eng, due, prefix="d", due=True)
     t = time.perf_counter()
@@ -163,12 +173,15 @@ def run(name: str, url: str, due: int, rows: int, idle_runs: int, parallel: int 
         insert_rows(eng, due, prefix="p", due=True, start=due)
         out["parallel_s"] = parallel_sweep(url, parallel, due)
     out["insert_s"] = insert_rows(eng, rows, prefix="n", due=False)
-    med, best = idle_times(factory, idle_runs)
-    out["idle_1m_ms"], out["idle_1m_min_ms"] = med * 1000, best * 1000
+    vacuum(eng)  # the steady state autovacuum keeps (the swept rows left dead index entries)
+    (med0, min0), (med1, min1) = idle_times([clock.session_factory_for(empty), factory], idle_runs)
+    out["idle_0_ms"], out["idle_0_min_ms"] = med0 * 1000, min0 * 1000
+    out["idle_1m_ms"], out["idle_1m_min_ms"] = med1 * 1000, min1 * 1000
     out["ratio"] = out["idle_1m_ms"] / out["idle_0_ms"]
     out["ratio_min"] = out["idle_1m_min_ms"] / out["idle_0_min_ms"]
     out["plan"] = plan(eng)
     eng.dispose()
+    empty.dispose()
     return out
 
 
@@ -188,23 +201,27 @@ def main(argv=None) -> int:
     for name in args.db.split(","):
         if name == "sqlite":
             with tempfile.TemporaryDirectory() as tmp:
-                results.append(run("sqlite", f"sqlite:///{tmp}/bench.sqlite3", args.due, args.rows, args.idle_runs, args.parallel))
+                results.append(run("sqlite", f"sqlite:///{tmp}/bench.sqlite3", f"sqlite:///{tmp}/empty.sqlite3",
+                                   args.due, args.rows, args.idle_runs, args.parallel))
         elif name == "postgres":
-            schema = f"bench_clock_{secrets.token_hex(4)}"
+            schemas = [f"bench_clock_{secrets.token_hex(4)}" for _ in range(2)]
             admin = create_engine(PG_URL)
             try:
                 with admin.begin() as conn:
-                    conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+                    for schema in schemas:
+                        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
             except Exception as exc:  # noqa: BLE001
                 print(f"postgres: skipped ({type(exc).__name__}: {exc})", file=sys.stderr)
                 continue
             sep = "&" if "?" in PG_URL else "?"
+            urls = [f"{PG_URL}{sep}options={quote(f'-csearch_path={schema}')}" for schema in schemas]
             try:
-                results.append(run("postgres", f"{PG_URL}{sep}options={quote(f'-csearch_path={schema}')}",
-                                   args.due, args.rows, args.idle_runs, args.parallel))
+                results.append(run("postgres", urls[0], urls[1], args.due, args.rows, args.idle_runs,
+                                   args.parallel))
             finally:
                 with admin.begin() as conn:
-                    conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+                    for schema in schemas:
+                        conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
                 admin.dispose()
     for r in results:
         print(f"[{r['db']}] sweep of {args.due} due deadlines: {r['sweep_s']:.2f} s "
