@@ -647,9 +647,11 @@ def _handle_deadline(s: Session, row_id: int, token: str, now: datetime, handler
                     other.deadline_at = now
                     _plan(other, sc, now)
         s.flush()
-        # The handler's own schedule_decisions may already have closed the row ("made"): ours wins.
-        outcome = "timeout" if applied else (row.outcome or "stale")
-        _finish(s, table, row_id, token, {"fired_at": row.fired_at or now, "outcome": outcome,
+        # The handler's own schedule_decisions may have closed the row ("made"): "timeout" wins; a
+        # move that committed meanwhile may have closed it too: then its outcome stays.
+        c = table.c
+        outcome = "timeout" if applied else func.coalesce(c.outcome, "stale")
+        _finish(s, table, row_id, token, {"fired_at": func.coalesce(c.fired_at, now), "outcome": outcome,
                                           "next_at": None, "next_event": None})
         if applied:
             report.timeouts += 1
@@ -710,9 +712,11 @@ def _handle_digest(s: Session, row_id: int, token: str, now: datetime, handlers:
 
 def _process(session_factory, table, handle, ids, token, now, handlers, report) -> None:
     for row_id in ids:
+        counted = TickReport()  # what this row did: added to the report only once it committed
         try:
             with session_factory() as s:
-                handle(s, row_id, token, now, handlers, report)
+                handle(s, row_id, token, now, handlers, counted)
+            report.add(counted)
         except _ClaimLost:
             report.skipped += 1
             log.warning("clock: lost the claim on %s %s (lease expired?); rolled back", table.name, row_id)

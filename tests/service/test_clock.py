@@ -458,3 +458,42 @@ def test_settings_are_validated():
         ClockSettings(policy="never")
     assert ClockSettings.from_hours(1).decision_seconds == 3600
     assert ClockSettings.from_hours(14 * 24).policy == "bot"
+
+
+@pytest.fixture
+def pg_db():
+    url, drop = pg_schema_url()
+    eng = setup_db(url)
+    yield eng, clock.session_factory_for(eng)
+    eng.dispose()
+    drop()
+
+
+@pytest.mark.postgres
+def test_move_committing_during_a_reminder_rolls_the_reminder_back(pg_db):
+    """PostgreSQL runs the move and the sweep truly at once (SQLite serializes writers)."""
+    import threading
+
+    _eng, f = pg_db
+    schedule(f, "g", [(0, "turn")], 1, T0)
+    in_handler, move_done = threading.Event(), threading.Event()
+
+    class Slow(RecordingHandlers):
+        def on_reminder(self, session, deadline):
+            super().on_reminder(session, deadline)
+            in_handler.set()
+            assert move_done.wait(10)
+            return True
+
+    def move():
+        in_handler.wait(10)
+        schedule(f, "g", [(1, "turn")], 2, T0 + 24 * H, acted=[0])
+        move_done.set()
+
+    t = threading.Thread(target=move)
+    t.start()
+    r = clock.tick(T0 + 24 * H, f, Slow())
+    t.join()
+    assert r.reminders == 0 and r.skipped == 1  # the handler ran, but its transaction was rolled back
+    assert effects(f) == []
+    assert [(x.seat, x.outcome) for x in rows(f)] == [(0, "made"), (1, None)]
