@@ -1,0 +1,138 @@
+"""The clock inside the real service (SQLite): timeouts play through `usecases.play` with the bot,
+reminders and digests become outbox mails, a human move ends bot play.
+
+Until the use cases call `clock_service.dealt/moved` themselves, this test wraps them the way the
+wiring will (and stops wrapping once they do).
+"""
+
+from __future__ import annotations
+
+import inspect
+import secrets
+from datetime import timedelta
+
+import pytest
+from sqlmodel import select
+
+from service import clock, clock_service, render
+from service.clock_models import Deadline, SeatClock
+
+
+@pytest.fixture
+def app(tmp_path, monkeypatch):
+    from service import create_app, db, usecases
+
+    app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp_path / 'svc.sqlite3'}",
+                      "SECRET_KEY": "test-" + secrets.token_hex(8), "BASE_URL": "http://localhost",
+                      "ENV_NAME": "development"})
+    with app.app_context():
+        db.create_all()
+        clock.create_tables(db.get_engine())
+    source = inspect.getsource(usecases)
+    if "clock_service.moved" not in source:
+        orig_play = usecases.play
+
+        def wired_play(s, token, slug, expected_version):
+            p = orig_play(s, token, slug, expected_version)
+            s.refresh(p.game)
+            clock_service.moved(s, p.game, usecases.load_engine_game(p.game), p.seat.seat)
+            return p
+
+        monkeypatch.setattr(usecases, "play", wired_play)
+    if "clock_service.dealt" not in source:
+        orig_deal = usecases.deal
+
+        def wired_deal(s, game, seats):
+            g = orig_deal(s, game, seats)
+            clock_service.dealt(s, game, seats, g)
+            return g
+
+        monkeypatch.setattr(usecases, "deal", wired_deal)
+    yield app
+    db.get_engine(app).dispose()
+
+
+def start_game(app):
+    from service import db, usecases
+
+    with app.app_context(), db.transaction(write=True) as s:
+        created = usecases.create_game(s, host_name="Ann", host_email="ann@example.com",
+                                       players=[("Bo", "bo@example.com")], decision_hours=48)
+        usecases.accept(s, created.tokens[1])
+        return created.game.id, created.tokens
+
+
+def sweep(app, at):
+    from service import db
+
+    with app.app_context():
+        r = clock.tick(at, lambda: db.transaction(write=True, app=app), clock_service.ServiceClockHandlers())
+    assert r.errors == 0, r.error_messages
+    return r
+
+
+def q(app, stmt):
+    from service import db
+
+    with app.app_context(), db.transaction() as s:
+        return list(s.exec(stmt))
+
+
+def test_timeouts_play_through_the_move_use_case(app):
+    from service.models import GameRow, MoveRow
+    from service.outbox import OutboxMail
+
+    game_id, tokens = start_game(app)
+    start = clock.utcnow()
+    rows = q(app, select(Deadline).where(Deadline.fired_at.is_(None)))
+    assert sorted((d.seat, d.kind) for d in rows) == [(0, "reveal"), (1, "reveal")]
+
+    mails_before = len(q(app, select(OutboxMail)))
+    r = sweep(app, start + timedelta(hours=24, minutes=1))
+    assert r.reminders == 2
+    reminders = q(app, select(OutboxMail).where(OutboxMail.id > 0))[mails_before:]
+    assert len(reminders) == 2 and all("Reminder" in m.text_body for m in reminders)
+
+    at = start
+    for _round in range(6):  # nobody answers: the bot reveals for both, then plays Ann's turns
+        at += timedelta(days=3)
+        sweep(app, at)
+        ann = q(app, select(SeatClock).where(SeatClock.game_id == game_id, SeatClock.seat == 0))
+        if ann and ann[0].bot_played:
+            break
+    moves = q(app, select(MoveRow).where(MoveRow.game_id == game_id).order_by(MoveRow.number))
+    assert [m.move.split()[0] for m in moves[:4]] == ["reveal"] * 4
+    assert ann[0].bot_played and ann[0].consecutive_timeouts >= 3
+    game = q(app, select(GameRow).where(GameRow.id == game_id))[0]
+    assert game.version == len(moves)  # every timeout went through the versioned use case once
+
+    # Bo acts himself (from his link): his timeouts are forgiven.
+    from service import db, usecases
+
+    with app.app_context(), db.transaction(write=True) as s:
+        game = s.get(GameRow, game_id)
+        g = usecases.load_engine_game(game)
+        owed = {p.seat for p in g.pending()}
+        if 1 in owed:
+            usecases.play(s, tokens[1], render.slug_for(clock_service.bot_decision(g, 1)), game.version)
+        else:
+            clock_service.player_acted(s, game, usecases.seats_of(s, game_id)[1])
+    bo = q(app, select(SeatClock).where(SeatClock.game_id == game_id, SeatClock.seat == 1))[0]
+    assert (bo.consecutive_timeouts, bo.bot_played) == (0, False)
+
+
+def test_digest_mail_lists_waiting_games(app):
+    from service import db
+    from service.outbox import OutboxMail
+
+    ids = [start_game(app)[0] for _ in range(2)]
+    with app.app_context(), db.transaction(write=True) as s:
+        for gid in ids:
+            clock.set_seat_settings(s, gid, 1, mail_pref="digest", tz="Europe/Stockholm")
+    eight = clock.next_local_time(clock.utcnow(), "Europe/Stockholm")
+    sweep(app, eight)
+    digests = q(app, select(OutboxMail).where(OutboxMail.to_addr == "bo@example.com",
+                                             OutboxMail.subject.like("SKYJO: %waiting%")))
+    assert len(digests) == 1
+    assert "http://localhost/" in digests[0].text_body
+    assert digests[0].text_body.count("SKYJO with Ann and Bo") == 2
