@@ -47,6 +47,12 @@ _NUMBER_WORDS = {
 _SEPARATORS = re.compile(r"[,;:\n]")
 _OPERATOR = re.compile(r"(<=|>=|=<|=>|==|!=|<>|[<>=≤≥≠])")
 
+# Two lines for every turn mail and error answer (plain text; the mail layer may wrap them).
+COMMAND_HELP = (
+    "Reply with your move on the first line: draw swap B2 | draw flip C3 | take swap C1 | reveal A1.\n"
+    "Decide on the card you draw: draw: if 4 or less swap B2, if 9 or more flip C3, else swap A1."
+)
+
 CONDITION_HELP = ("say e.g. 'if 4 or less', 'if 9 or more', 'if 5', 'if between 3 and 6', "
                   "'if < 3', 'if >= 10'")
 

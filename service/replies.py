@@ -464,3 +464,47 @@ def message_key(msg: EmailMessage | Message | bytes, raw: bytes | None = None) -
         return mid[:250]
     data = raw if raw is not None else (msg if isinstance(msg, bytes) else m.as_bytes())
     return "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+def referenced_ids(msg: EmailMessage | Message | bytes) -> list[str]:
+    """Message-IDs this mail answers (In-Reply-To first, then References, newest last), without <>.
+    The service maps them to the turn mail (and so the game version) the reply was written to."""
+    m = as_message(msg)
+    ids: list[str] = []
+    for header in ("In-Reply-To", "References"):
+        for value in m.get_all(header) or []:
+            for mid in re.findall(r"<([^<>\s]+)>", str(value)):
+                if mid not in ids:
+                    ids.append(mid)
+    return ids
+
+
+@dataclass(frozen=True)
+class InboundReply:
+    """Everything the service needs from one received mail (see `read_reply`)."""
+
+    key: str                 # process once: message_key()
+    ignore: str | None       # classify() reason: drop silently when set
+    tokens: list[str]        # seat tokens of play+<token>@domain recipients, envelope first
+    commands: ReplyCommands  # the command lines
+    sender: str              # From, for logs only: never answer to it (forgeable), answer the seat
+    subject: str
+    references: list[str]    # referenced_ids()
+
+
+def read_reply(raw: bytes | EmailMessage | Message, domain: str, our_addresses: Iterable[str] = (),
+               local: str = REPLY_LOCAL_PART) -> InboundReply:
+    """One call for the inbound path: parse the mail once and read all of the above. Never raises on
+    odd mail (an unreadable one comes back with `ignore` set)."""
+    try:
+        m = as_message(raw)
+        ignore = classify(m, our_addresses)
+        tokens = seat_tokens(m, domain, local)
+        cmds = extract_commands(m) if ignore is None else ReplyCommands()
+        return InboundReply(message_key(m, raw if isinstance(raw, bytes) else None), ignore, tokens, cmds,
+                            str(m.get("From", "") or ""), str(m.get("Subject", "") or ""), referenced_ids(m))
+    except Exception as e:  # noqa: BLE001 - a mail we cannot read is ignored, not a crash
+        log.info("unreadable inbound mail", exc_info=True)
+        data = raw if isinstance(raw, bytes) else b""
+        return InboundReply("sha256:" + hashlib.sha256(data).hexdigest(), f"unreadable: {type(e).__name__}",
+                            [], ReplyCommands(), "", "", [])

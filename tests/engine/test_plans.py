@@ -11,7 +11,16 @@ from hypothesis import strategies as st
 import engine
 from engine.errors import IllegalMove, MoveParseError
 from engine.moves import Move
-from engine.plans import Branch, Condition, Plan, deck_values, parse_condition, parse_plan, read_plan
+from engine.plans import (
+    COMMAND_HELP,
+    Branch,
+    Condition,
+    Plan,
+    deck_values,
+    parse_condition,
+    parse_plan,
+    read_plan,
+)
 
 from .helpers import grid, new, position
 
@@ -309,3 +318,14 @@ def test_random_texts_never_crash_and_never_half_apply(tokens: list[str], card: 
     steps = plan.apply(g, 0)  # a validated plan always applies
     assert steps and g.version == before["version"] + len(steps)
     assert read_plan(g, plan.text()) == plan
+
+
+def test_the_two_line_help_shows_only_working_commands() -> None:
+    assert len(COMMAND_HELP.splitlines()) == 2
+    g = game_at_turn()
+    for example in ["draw swap B2", "draw flip C3", "take swap C1",
+                    "draw: if 4 or less swap B2, if 9 or more flip C3, else swap A1"]:
+        assert example in COMMAND_HELP
+        parse_plan(g, 0, example)
+    assert "reveal A1" in COMMAND_HELP
+    parse_plan(new([list(ANN), list(BO)]), 0, "reveal A1")

@@ -19,6 +19,7 @@ from service.replies import (
     extract_commands,
     html_to_text,
     message_key,
+    read_reply,
     seat_token_from_address,
     seat_tokens,
 )
@@ -439,3 +440,17 @@ def test_random_and_mutated_replies_never_crash_and_never_apply_from_invalid_tex
         assert plan == parse_plan(g, seat, cmd)
     steps = plan.apply(g, seat)
     assert len(steps) == len(plan.moves) + (1 if plan.branches else 0)
+
+
+# ------------------------------------------------------------------------------ one call for the service
+def test_read_reply_collects_everything_the_service_needs() -> None:
+    m = mail("take swap B2\n\nOn Mon, SKYJO wrote:\n> x\n", In_Reply_To="<turn-12-7@skyjo>",
+             References="<root-12-0@skyjo> <turn-12-7@skyjo>")
+    r = read_reply(m.as_bytes(), DOMAIN, [US])
+    assert r.ignore is None and r.tokens == ["Tk3n_9xQ"] and r.commands.lines == ["take swap B2"]
+    assert r.key == "reply-1@example.com" and r.sender == "Ann <ann@example.com>"
+    assert r.references == ["turn-12-7@skyjo", "root-12-0@skyjo"]
+    assert r.subject == "Re: Your turn in game 12"
+    auto = read_reply(mail("draw", Auto_Submitted="auto-replied").as_bytes(), DOMAIN, [US])
+    assert auto.ignore and not auto.commands
+    assert read_reply(b"\xff\x00garbage", DOMAIN, [US]).key  # never raises
