@@ -133,6 +133,21 @@ def _dovecot_binary() -> str | None:
 @pytest.fixture
 def dovecot():
     """A private Dovecot on 127.0.0.1 with one user (skyjo / s3cret), maildir in a temporary dir."""
+    yield from _run_dovecot(tls=False)
+
+
+@pytest.fixture
+def dovecot_tls():
+    """The same with TLS: STARTTLS on the imap port and an imaps port, a self-signed certificate for
+    127.0.0.1 (its file in `cafile`)."""
+    if shutil.which("openssl") is None:
+        if IN_CI:
+            pytest.fail("openssl is required under CI=true")
+        pytest.skip("openssl not installed")
+    yield from _run_dovecot(tls=True)
+
+
+def _run_dovecot(tls: bool):
     binary = _dovecot_binary()
     if binary is None:
         if IN_CI:
@@ -145,6 +160,15 @@ def dovecot():
     mail.mkdir()
     (root / "users").write_text("skyjo:{PLAIN}s3cret::::::\n")
     port = free_port()
+    tls_port = free_port() if tls else 0
+    ssl_conf = "ssl = no"
+    if tls:
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+                        "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                        "-keyout", str(root / "key.pem"), "-out", str(root / "cert.pem")],
+                       check=True, capture_output=True)
+        (root / "key.pem").chmod(0o644)
+        ssl_conf = f"ssl = yes\nssl_cert = <{root}/cert.pem\nssl_key = <{root}/key.pem"
     if os.geteuid() == 0:
         shutil.chown(mail, "nobody", "nogroup")
         users = "uid=nobody gid=nogroup"
@@ -161,7 +185,7 @@ listen = 127.0.0.1
 base_dir = {root}/run
 state_dir = {root}/run/state
 log_path = {root}/dovecot.log
-ssl = no
+{ssl_conf}
 disable_plaintext_auth = no
 auth_mechanisms = plain login
 mail_location = maildir:{mail}/%u
@@ -180,7 +204,8 @@ service imap-login {{
     port = {port}
   }}
   inet_listener imaps {{
-    port = 0
+    address = 127.0.0.1
+    port = {tls_port}
   }}
 }}
 service pop3-login {{
@@ -202,7 +227,8 @@ service pop3-login {{
                     out = proc.stdout.read().decode() if proc.poll() is not None and proc.stdout else ""
                     pytest.fail(f"dovecot did not start: {out}\n{log}")
                 time.sleep(0.1)
-        yield {"url": f"imap://skyjo:s3cret@127.0.0.1:{port}/INBOX", "port": port}
+        yield {"url": f"imap://skyjo:s3cret@127.0.0.1:{port}/INBOX", "port": port,
+               "imaps_url": f"imaps://skyjo:s3cret@127.0.0.1:{tls_port}/INBOX", "cafile": str(root / "cert.pem")}
     finally:
         proc.terminate()
         try:
@@ -293,3 +319,23 @@ def test_imap_wrong_password(dovecot) -> None:
 
     with pytest.raises(MailboxLoginError):
         poll_imap(dovecot["url"].replace("s3cret", "wrong"), lambda raw: None)
+
+
+def test_imap_starttls_and_imaps_with_a_verified_certificate(dovecot_tls) -> None:
+    import ssl
+
+    ctx = ssl.create_default_context(cafile=dovecot_tls["cafile"])
+    port = dovecot_tls["port"]
+    _append(port, reply(mid="<tls-1@x>").as_bytes())
+    _append(port, reply(mid="<tls-2@x>").as_bytes())
+    got: list[bytes] = []
+    assert poll_imap(dovecot_tls["url"] + "?starttls=require", got.append, limit=1, ssl_context=ctx) == 1
+    assert poll_imap(dovecot_tls["imaps_url"], got.append, ssl_context=ctx) == 1
+    assert len(got) == 2
+    # an unknown certificate is refused: the default context verifies it
+    _append(port, reply(mid="<tls-3@x>").as_bytes())
+    with pytest.raises(ssl.SSLError):
+        poll_imap(dovecot_tls["imaps_url"], got.append)
+    with pytest.raises(ssl.SSLError):
+        poll_imap(dovecot_tls["url"], got.append)  # auto: STARTTLS offered, so it is used and verified
+    assert len(got) == 2
