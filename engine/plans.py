@@ -23,6 +23,10 @@ The first condition that matches the drawn card wins. An `else` is required unle
 together cover every card of the game's deck; a condition that can never apply (nothing matches it,
 or earlier ones catch everything it would) is an error. Every move of every branch is checked against
 the current state before anything is applied, and `Plan.apply` is all-or-nothing.
+
+No peeking: a plan ends with the move that turns up a card or places the drawn card (only classic's
+opening reveals may follow each other), because what may follow could depend on the hidden value and
+a refused plan would give it away.
 """
 
 from __future__ import annotations
@@ -202,11 +206,13 @@ class Plan:
         """Play the plan for `seat` on `game` in place; return [(move, events)] in order (events
         with their English `text`). All-or-nothing: the plan is first played on a copy, and if any
         step is illegal IllegalMove is raised with `game` untouched."""
+        validate_plan(game, seat, self)
         self._run(_copy(game), seat)
         return self._run(game, seat)  # the engine is deterministic: same moves, same result
 
     def applied(self, game: Game, seat: int) -> tuple[Game, list[tuple[Any, list[dict[str, Any]]]]]:
         """Pure form of `apply`: a new game with the plan played; `game` is left unchanged."""
+        validate_plan(game, seat, self)
         new = _copy(game)
         return new, self._run(new, seat)
 
@@ -533,7 +539,12 @@ def _list(values: list[Any]) -> str:
 
 def validate_plan(game: Game, seat: int, plan: Plan) -> None:
     """Play the plan on copies of `game`: the head moves once, then each branch from the state after
-    `draw`, so an illegal move in any branch is found whichever card comes. Raises IllegalMove."""
+    `draw`, so an illegal move in any branch is found whichever card comes. Raises IllegalMove.
+
+    No peeking through refusals: legality after a card is turned up (or a drawn card, unseen when the
+    reply was written, is placed) could depend on its value, and refusing the plan would tell the
+    player something. So a plan ends with such a move; only classic's opening reveals, whose
+    legality never depends on values, may follow each other."""
     if not isinstance(seat, int) or not 0 <= seat < len(game.names):
         raise IllegalMove(f"there is no seat {seat} in this game")
     if game.is_over:
@@ -541,10 +552,43 @@ def validate_plan(game: Game, seat: int, plan: Plan) -> None:
     if not _owes(game, seat):
         raise IllegalMove("it is not your turn: you have no decision to make now")
     trial = _copy(game)
-    Plan(plan.moves)._run(trial, seat)
-    start = len(plan.moves)
+    prev = _validate_steps(trial, seat, plan.moves, 1, "", None)
+    start = len(plan.moves) + 1
     for b in plan.branches:
-        branch_game = _copy(trial)
         label = ("else" if b.condition is None else f"if {b.condition.text()}") + ": "
-        for i, move in enumerate(b.moves, start + 1):
-            _play_step(branch_game, seat, i, move, label)
+        _validate_steps(_copy(trial), seat, b.moves, start, label, prev)
+
+
+def _validate_steps(game: Game, seat: int, moves: Sequence[Any], start: int, label: str,
+                    prev: tuple[Any, bool] | None) -> tuple[Any, bool] | None:
+    """Play `moves` in order; `prev` is (last move, it turned up hidden information)."""
+    for i, move in enumerate(moves, start):
+        if prev is not None and prev[1] and not (
+                game.variant == "classic" and _is_reveal(prev[0]) and _is_reveal(move)):
+            raise IllegalMove(label + _step(i, move, f"your reply must end with '{prev[0].text()}': it turns up a "
+                                            "card, and what may follow depends on it. Send the next moves in "
+                                            "another reply, after you have seen the result"))
+        before = _secrets(game, seat)
+        _play_step(game, seat, i, move, label)
+        prev = (move, _uncovers(before, _secrets(game, seat)))
+    return prev
+
+
+def _is_reveal(move: Any) -> bool:
+    return move.text().lower().startswith("reveal ")
+
+
+def _secrets(game: Game, seat: int) -> tuple[frozenset[tuple[int, str]], bool]:
+    """(face-down cells of every grid, `seat` holds a drawn card) as `seat` sees them."""
+    from .view import view
+
+    v = view(game, seat)
+    down = frozenset((p["seat"], c["cell"]) for p in v["players"] for c in p["grid"] if c["face"] == "down")
+    held = v.get("held")
+    return down, bool(held and held.get("seat") == seat and held.get("source") == "draw")
+
+
+def _uncovers(before: tuple[frozenset[tuple[int, str]], bool], after: tuple[frozenset[tuple[int, str]], bool]) -> bool:
+    """A step uncovers hidden information when a face-down cell stops being face-down, or a drawn
+    card (unseen when the reply was written) leaves the hand."""
+    return bool(before[0] - after[0]) or (before[1] and not after[1])

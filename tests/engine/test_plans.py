@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine
-from engine.errors import IllegalMove, MoveParseError
+from engine.errors import EngineError, IllegalMove, MoveParseError
 from engine.moves import Move
 from engine.plans import (
     COMMAND_HELP,
@@ -140,7 +140,8 @@ def test_bad_conditions(bad: str) -> None:
     ("take flip C3", IllegalMove, "you must place the card you took"),
     ("reveal A1", IllegalMove, "opening is over"),
     ("swap B2", IllegalMove, "first draw"),
-    ("draw swap B2 swap C2", IllegalMove, "move 3 \\(swap C2\\): you have no decision"),
+    ("draw swap B2 swap C2", IllegalMove, "move 3 \\(swap C2\\): your reply must end with 'swap B2'"),
+    ("take swap A1, draw", IllegalMove, "move 3 \\(draw\\): you have no decision"),
     ("draw: if 4 or less swap B2, else flip A1", IllegalMove, "else: move 2 \\(flip A1\\): A1 is already face-up"),
     ("draw: if 4 or less flip B1, else flip C3", IllegalMove, "if 4 or less: move 2 \\(flip B1\\)"),
     ("x" * 700, MoveParseError, "too long"),
@@ -329,3 +330,43 @@ def test_the_two_line_help_shows_only_working_commands() -> None:
         parse_plan(g, 0, example)
     assert "reveal A1" in COMMAND_HELP
     parse_plan(new([list(ANN), list(BO)]), 0, "reveal A1")
+
+
+def test_no_peeking_a_plan_ends_with_the_move_that_turns_up_a_card() -> None:
+    g = game_at_turn()
+    for text in ["draw flip C3, take", "take swap C3, draw", "draw: if 4 or less swap B2, else flip C3, draw"]:
+        with pytest.raises(EngineError):
+            parse_plan(g, 0, text)
+    with pytest.raises(IllegalMove, match="must end with 'flip C3'"):
+        parse_plan(g, 0, "draw flip C3, draw")
+    # placing a drawn card also ends it: its value was unseen when the reply was written
+    with pytest.raises(IllegalMove, match="must end with 'swap A1'"):
+        parse_plan(g, 0, "draw swap A1, draw")
+    # classic opening reveals never depend on values and may follow each other
+    parse_plan(new([list(ANN), list(BO)]), 0, "reveal A1, reveal B1")
+
+
+def test_action_opening_reveals_one_per_reply() -> None:
+    g = engine.new_game(["Ann", "Bo"], "action", seed="plans")
+    with pytest.raises(IllegalMove, match="must end with 'reveal A1'"):
+        parse_plan(g, 0, "reveal A1, reveal B1")
+    assert [m.text() for m, _ in parse_plan(g, 0, "reveal A1").apply(g, 0)] == ["reveal A1"]
+
+
+def test_action_conditional_on_a_star() -> None:
+    g = engine.new_game(["Ann", "Bo"], "action", seed="plans")
+    for seat in (0, 1):
+        for cell in ("A1", "B1"):
+            if any(p.seat == seat and p.kind == "reveal" for p in g.pending()):
+                g.play(seat, f"reveal {cell}")
+    while g.pending() and g.pending()[0].kind != "turn":  # star triggers etc.: take the first legal move
+        p = g.pending()[0]
+        g.play(p.seat, g.legal_moves(p.seat)[0])
+    seat = g.pending()[0].seat
+    plan = parse_plan(g, seat, "draw: if star swap C3, if 4 or less swap B2, else flip D3")
+    assert plan.text() == "draw: if star swap C3, if 4 or less swap B2, else flip D3"
+    steps = plan.apply(g, seat)
+    assert [m.text() for m, _ in steps][0] == "draw" and len(steps) == 2
+    # every number covered is not enough in SKYJO Action: a star may come
+    with pytest.raises(MoveParseError, match="what if you draw a star"):
+        read_plan(g, "draw: if 4 or less swap B2, if 5 or more flip D3")
