@@ -261,7 +261,7 @@ def _reply_header_len(lines: list[str], i: int) -> int:
         for k in range(i, min(i + 4, len(lines))):
             if k > i and not lines[k].strip():
                 break
-            if _HEADER_END.search(lines[k]):
+            if _HEADER_END.search(" ".join(x.strip() for x in lines[i:k + 1])):
                 return k - i + 1
     return 0
 

@@ -127,6 +127,10 @@ def test_original_message_banner() -> None:
     "El lun, 30 nov 2026 a las 12:00, SKYJO (<{seat}>) escribió:",
     "SKYJO <{seat}> wrote:",
     "On 30 Nov 2026, at 12:00, SKYJO <{seat}> wrote:",
+    "Am Mo., 30. Nov. 2026 um 12:00 Uhr schrieb SKYJO <\n{seat}>:",
+    "Op ma 30 nov 2026 om 12:00 schreef SKYJO <\n{seat}>:",
+    "On Monday, November 30, 2026, 12:00:00 PM GMT+1, SKYJO <{seat}> wrote:",
+    "On 30/11/2026 12:00, SKYJO wrote:",
 ])
 def test_reply_headers_in_several_languages(header: str) -> None:
     body = f"draw swap B2\n\n{header.format(seat=SEAT)}\n{quoted()}\n"
@@ -454,3 +458,18 @@ def test_read_reply_collects_everything_the_service_needs() -> None:
     auto = read_reply(mail("draw", Auto_Submitted="auto-replied").as_bytes(), DOMAIN, [US])
     assert auto.ignore and not auto.commands
     assert read_reply(b"\xff\x00garbage", DOMAIN, [US]).key  # never raises
+
+
+@pytest.mark.parametrize("body, expected", [
+    ("draw flip C3\n\nSent with Proton Mail secure email.\n\n------- Original Message -------\n"
+     "On Monday, SKYJO wrote:\n> x\n", ["draw flip C3"]),
+    (f"draw\n\n> On 30 Nov 2026, at 12:00, SKYJO <{SEAT}> wrote:\n> \n> Your turn\n", ["draw"]),
+    (f"take swap A3\n\nGet Outlook for iOS\n________________________________\nFrom: SKYJO <{SEAT}>\n"
+     "Sent: Monday, November 30, 2026 12:00:00 PM\n", ["take swap A3"]),
+    (f"On Monday, November 30, 2026, 12:00:00 PM GMT+1, SKYJO <{SEAT}> wrote:\n\nYour turn: draw swap B2\n\n"
+     "take swap C3\n", []),  # an unquoted original below a header is never read
+    ("  DRAW: If 4 Or Less Swap b2, Else Flip c3  \n", ["DRAW: If 4 Or Less Swap b2, Else Flip c3"]),
+    ("Hi!\ndraw swap B2\n", ["Hi!", "draw swap B2"]),  # strict: the plan parser will refuse "Hi!"
+])
+def test_more_client_shapes(body: str, expected: list[str]) -> None:
+    assert commands(mail(body)) == expected
