@@ -15,7 +15,8 @@
    (lines starting with if / else / otherwise / then / and).
 
 `classify(msg, our_addresses)` names why a mail must be ignored (auto-replies, bounces, lists, our
-own mail: no loops), and `seat_token_from_address` reads the seat token from `play+<token>@domain`.
+own mail: no loops); `reply_address` / `parse_reply_address` make and read the seat's secret reply
+address `play+<token>[.<version>]@domain`; `read_reply` does all of it in one call for the service.
 """
 
 from __future__ import annotations
@@ -421,11 +422,22 @@ def classify(msg: EmailMessage | Message | bytes, our_addresses: Iterable[str] =
 
 
 # ------------------------------------------------------------------------------ seat addresses
-_TOKEN = re.compile(r"^[A-Za-z0-9_\-.=~]{1,200}$")
+_TAG = re.compile(r"^([A-Za-z0-9_-]{1,200})(?:\.(\d{1,9}))?$")
 
 
-def seat_token_from_address(addr: str, domain: str, local: str = REPLY_LOCAL_PART) -> str | None:
-    """`play+<token>@<domain>` (any display name, domain and `play` in any case) -> token, else None."""
+def reply_address(domain: str, token: str, version: int | None = None, local: str = REPLY_LOCAL_PART) -> str:
+    """The seat's secret reply address for a turn mail: `play+<token>@<domain>`, or with the game
+    version the mail shows, `play+<token>.<version>@<domain>`, so a reply to an old turn mail is
+    recognised as stale without any lookup (tokens are base64url: they never contain a dot)."""
+    if not _TAG.match(token) or "." in token:
+        raise ValueError("a seat token is base64url text")
+    tag = token if version is None else f"{token}.{int(version)}"
+    return f"{local}+{tag}@{domain}"
+
+
+def parse_reply_address(addr: str, domain: str, local: str = REPLY_LOCAL_PART) -> tuple[str, int | None] | None:
+    """`play+<token>[.<version>]@<domain>` (any display name; domain and `play` in any case; the token
+    case-sensitive) -> (token, version or None); anything else -> None."""
     if not addr or not domain:
         return None
     _, a = parseaddr(addr)
@@ -435,23 +447,37 @@ def seat_token_from_address(addr: str, domain: str, local: str = REPLY_LOCAL_PAR
     lp, dom = a.split("@")
     if dom.lower().rstrip(".") != domain.lower().rstrip("."):
         return None
-    prefix, sep, token = lp.partition("+")
-    if not sep or prefix.lower() != local.lower() or not _TOKEN.match(token):
+    prefix, sep, tag = lp.partition("+")
+    m = _TAG.match(tag)
+    if not sep or prefix.lower() != local.lower() or m is None:
         return None
-    return token
+    return m[1], (int(m[2]) if m[2] is not None else None)
+
+
+def seat_token_from_address(addr: str, domain: str, local: str = REPLY_LOCAL_PART) -> str | None:
+    """`play+<token>[.<version>]@<domain>` -> token, else None."""
+    parsed = parse_reply_address(addr, domain, local)
+    return parsed[0] if parsed else None
+
+
+def _reply_addresses(m: EmailMessage, domain: str, local: str) -> list[tuple[str, int | None]]:
+    found: list[tuple[str, int | None]] = []
+    for header in ("Delivered-To", "X-Original-To", "Envelope-To", "To", "Cc"):
+        values = [str(v) for v in m.get_all(header) or []]
+        for _, a in getaddresses(values):
+            parsed = parse_reply_address(a, domain, local)
+            if parsed and parsed not in found:
+                found.append(parsed)
+    return found
 
 
 def seat_tokens(msg: EmailMessage | Message | bytes, domain: str, local: str = REPLY_LOCAL_PART) -> list[str]:
     """Seat tokens of every play+<token>@domain recipient of a mail, in order: the envelope
     (Delivered-To / X-Original-To, added by our SMTP receiver and most MTAs) first, then To and Cc."""
-    m = as_message(msg)
     found: list[str] = []
-    for header in ("Delivered-To", "X-Original-To", "Envelope-To", "To", "Cc"):
-        values = [str(v) for v in m.get_all(header) or []]
-        for _, a in getaddresses(values):
-            t = seat_token_from_address(a, domain, local)
-            if t and t not in found:
-                found.append(t)
+    for token, _ in _reply_addresses(as_message(msg), domain, local):
+        if token not in found:
+            found.append(token)
     return found
 
 
@@ -486,6 +512,7 @@ class InboundReply:
     key: str                 # process once: message_key()
     ignore: str | None       # classify() reason: drop silently when set
     tokens: list[str]        # seat tokens of play+<token>@domain recipients, envelope first
+    version: int | None      # the game version of the turn mail replied to (play+<token>.<version>@)
     commands: ReplyCommands  # the command lines
     sender: str              # From, for logs only: never answer to it (forgeable), answer the seat
     subject: str
@@ -499,12 +526,14 @@ def read_reply(raw: bytes | EmailMessage | Message, domain: str, our_addresses: 
     try:
         m = as_message(raw)
         ignore = classify(m, our_addresses)
-        tokens = seat_tokens(m, domain, local)
+        addresses = _reply_addresses(m, domain, local)
+        tokens = list(dict.fromkeys(t for t, _ in addresses))
+        version = next((v for t, v in addresses if tokens and t == tokens[0] and v is not None), None)
         cmds = extract_commands(m) if ignore is None else ReplyCommands()
-        return InboundReply(message_key(m, raw if isinstance(raw, bytes) else None), ignore, tokens, cmds,
+        return InboundReply(message_key(m, raw if isinstance(raw, bytes) else None), ignore, tokens, version, cmds,
                             str(m.get("From", "") or ""), str(m.get("Subject", "") or ""), referenced_ids(m))
     except Exception as e:  # noqa: BLE001 - a mail we cannot read is ignored, not a crash
         log.info("unreadable inbound mail", exc_info=True)
         data = raw if isinstance(raw, bytes) else b""
         return InboundReply("sha256:" + hashlib.sha256(data).hexdigest(), f"unreadable: {type(e).__name__}",
-                            [], ReplyCommands(), "", "", [])
+                            [], None, ReplyCommands(), "", "", [])

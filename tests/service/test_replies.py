@@ -19,7 +19,9 @@ from service.replies import (
     extract_commands,
     html_to_text,
     message_key,
+    parse_reply_address,
     read_reply,
+    reply_address,
     seat_token_from_address,
     seat_tokens,
 )
@@ -331,6 +333,9 @@ def test_classify_our_own_mail_never_loops() -> None:
     (f"other+abc@{DOMAIN}", None),
     (f"play+a b@{DOMAIN}", None),
     (f"play+abc@x@{DOMAIN}", None),
+    (f"play+Tk3n_9xQ.37@{DOMAIN}", "Tk3n_9xQ"),
+    (f"play+Tk3n_9xQ.x7@{DOMAIN}", None),
+    (f"play+Tk3n.9xQ@{DOMAIN}", None),
     ("", None),
 ])
 def test_seat_token_from_address(addr: str, token: str | None) -> None:
@@ -473,3 +478,15 @@ def test_read_reply_collects_everything_the_service_needs() -> None:
 ])
 def test_more_client_shapes(body: str, expected: list[str]) -> None:
     assert commands(mail(body)) == expected
+
+
+def test_reply_address_carries_the_version() -> None:
+    addr = reply_address(DOMAIN, "Tk3n_9xQ", 37)
+    assert addr == f"play+Tk3n_9xQ.37@{DOMAIN}"
+    assert parse_reply_address(f"SKYJO <{addr}>", DOMAIN) == ("Tk3n_9xQ", 37)
+    assert parse_reply_address(reply_address(DOMAIN, "Tk3n_9xQ"), DOMAIN) == ("Tk3n_9xQ", None)
+    with pytest.raises(ValueError):
+        reply_address(DOMAIN, "bad token")
+    r = read_reply(mail("draw", to=f"SKYJO <{addr}>").as_bytes(), DOMAIN, [US])
+    assert r.tokens == ["Tk3n_9xQ"] and r.version == 37
+    assert read_reply(mail("draw").as_bytes(), DOMAIN, [US]).version is None
