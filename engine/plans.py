@@ -199,8 +199,8 @@ class Plan:
         for b in self.branches:
             if b.condition is None or b.condition.matches(card):
                 return b
-        # parse_plan guarantees coverage of the deck; a card outside it is a state error
-        raise IllegalMove(f"no part of your plan says what to do with a {card}")
+        # validate_plan guarantees coverage of the deck (and the card is not named: no peeking)
+        raise IllegalMove("your plan does not say what to do with every card you may draw: add an 'else' part")
 
     def apply(self, game: Game, seat: int) -> list[tuple[Any, list[dict[str, Any]]]]:
         """Play the plan for `seat` on `game` in place; return [(move, events)] in order (events
@@ -551,6 +551,8 @@ def validate_plan(game: Game, seat: int, plan: Plan) -> None:
         raise IllegalMove("the game is over")
     if not _owes(game, seat):
         raise IllegalMove("it is not your turn: you have no decision to make now")
+    if plan.branches:
+        _check_branches(game, plan)
     trial = _copy(game)
     prev = _validate_steps(trial, seat, plan.moves, 1, "", None)
     start = len(plan.moves) + 1
