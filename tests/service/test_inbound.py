@@ -339,3 +339,70 @@ def test_imap_starttls_and_imaps_with_a_verified_certificate(dovecot_tls) -> Non
     with pytest.raises(ssl.SSLError):
         poll_imap(dovecot_tls["url"], got.append)  # auto: STARTTLS offered, so it is used and verified
     assert len(got) == 2
+
+
+def test_a_whole_classic_game_played_by_replies_over_smtp() -> None:
+    """Every decision of a 2-player game arrives as a reply mail over SMTP (quoted turn mail, reply
+    header, signature) to a per-seat address carrying the game version; a stand-in for the service
+    maps the token to the seat, refuses stale versions and applies the plan. Ends with a winner."""
+    import random
+
+    from engine.plans import parse_plan as plan_of
+    from service.replies import read_reply, reply_address
+
+    rng = random.Random(5)
+    g = engine.new_game(["Ann", "Bo"], seed="by-mail")
+    tokens = {"AnnTok_0123456789abcdef": 0, "BoTok_0123456789abcdef0": 1}
+    by_seat = {v: k for k, v in tokens.items()}
+    seen: set[str] = set()
+    log: list[str] = []
+
+    def handle(raw: bytes) -> None:  # what the service will do, minus the database and answer mails
+        r = read_reply(raw, DOMAIN, [f"skyjo@{DOMAIN}"])
+        if r.ignore or r.key in seen or not r.tokens or r.tokens[0] not in tokens:
+            log.append("ignored")
+            return
+        seen.add(r.key)
+        if r.version != g.version:
+            log.append("stale")
+            return
+        try:
+            plan_of(g, tokens[r.tokens[0]], r.commands.text).apply(g, tokens[r.tokens[0]])
+            log.append("applied")
+        except engine.EngineError:
+            log.append("refused")
+
+    def text_for(seat: int) -> str:
+        kind = g.owes(seat)
+        grid = engine.view(g, seat)["players"][seat]["grid"]
+        cells = [c["cell"] for c in grid if c["face"] != "removed"]
+        down = [c["cell"] for c in grid if c["face"] == "down"]
+        if kind != "turn":
+            return rng.choice([m.text() for m in g.legal_moves(seat)])
+        a = rng.choice(cells)
+        other = f"flip {rng.choice(down)}" if down else f"swap {rng.choice(cells)}"
+        return rng.choice([f"take swap {a}", f"draw swap {a}", f"draw: if 4 or less swap {a}, else {other}",
+                           f"draw: if 2 or less swap {a}, if 10 or more {other}, else swap {rng.choice(cells)}"])
+
+    port = free_port()
+    n = 0
+    with InboundSMTP(handle, "127.0.0.1", port, accept_domains=[DOMAIN]), \
+            smtplib.SMTP("127.0.0.1", port, timeout=10) as smtp:
+        while not g.is_over:
+            seat = g.pending()[0].seat
+            n += 1
+            to = reply_address(DOMAIN, by_seat[seat], g.version)
+            body = (f"{text_for(seat)}\n\n-- \n{g.names[seat]}\n\nOn Mon, 30 Nov 2026 at 12:00, SKYJO <{to}> wrote:\n"
+                    "> Your turn. Reply with your move.\n")
+            m = reply(body, token=by_seat[seat], mid=f"<m{n}@example.com>")
+            m.replace_header("To", f"SKYJO <{to}>")
+            smtp.send_message(m, to_addrs=[to])
+            if n % 25 == 0:  # the same mail twice, and a stale reply: neither is applied
+                smtp.send_message(m, to_addrs=[to])
+                stale = reply("take swap A1", token=by_seat[seat], mid=f"<stale{n}@example.com>")
+                stale.replace_header("To", reply_address(DOMAIN, by_seat[seat], max(0, g.version - 1)))
+                smtp.send_message(stale, to_addrs=[stale["To"]])
+            assert n < 3000
+    assert g.winners is not None
+    assert log.count("applied") > 20 and "refused" not in log
+    assert log.count("ignored") == log.count("stale") == n // 25
