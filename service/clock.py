@@ -639,7 +639,11 @@ def _handle_deadline(s: Session, row_id: int, token: str, now: datetime, handler
         applied = bool(handlers.on_timeout(s, row))
         if not applied:
             sc.consecutive_timeouts, sc.bot_played = before
-        elif sc.bot_played and not before[1]:
+        else:
+            # again after the handler, in case its move was (wrongly) counted as the player acting
+            sc.consecutive_timeouts = before[0] + 1
+            sc.bot_played = before[1] or sc.consecutive_timeouts >= BOT_PLAYED_AFTER
+        if applied and sc.bot_played:
             # rows the handler just scheduled for this seat: immediate bot play from now on
             for other in open_deadlines(s, row.game_id, row.seat):
                 if other.id != row.id and not other.bot_played:

@@ -497,3 +497,26 @@ def test_move_committing_during_a_reminder_rolls_the_reminder_back(pg_db):
     assert r.reminders == 0 and r.skipped == 1  # the handler ran, but its transaction was rolled back
     assert effects(f) == []
     assert [(x.seat, x.outcome) for x in rows(f)] == [(0, "made"), (1, None)]
+
+
+def test_timeouts_count_even_if_the_handlers_move_notes_the_player_acting(db):
+    _eng, f = db
+
+    class Careless(RecordingHandlers):
+        def on_timeout(self, session, deadline):
+            super().on_timeout(session, deadline)
+            clock.note_player_acted(session, deadline.game_id, deadline.seat, self.now)
+            clock.schedule_decisions(session, deadline.game_id, [(0, "turn")], deadline.version + 1, self.now,
+                                     ClockSettings.from_hours(1, ()), acted_seats=[0])
+            return True
+
+    schedule(f, "g", [(0, "turn")], 1, T0, ClockSettings.from_hours(1, ()))
+    h = Careless()
+    for k in (1, 2, 3):
+        h.now = T0 + k * H
+        assert clock.tick(h.now, f, h, max_rows=1).timeouts == 1  # one row per sweep: no cascade
+    with f() as s:
+        sc = s.get(SeatClock, ("g", 0))
+        assert (sc.consecutive_timeouts, sc.bot_played) == (3, True)
+    (row,) = [r for r in rows(f) if r.fired_at is None]
+    assert row.bot_played and row.next_at == T0 + 3 * H
