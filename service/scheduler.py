@@ -42,8 +42,10 @@ def _app_parts(app, handlers):
     from service import db  # Flask side, imported only when an app is given
 
     handlers = handlers or app.extensions.get(HANDLERS_KEY)
-    if handlers is None:
-        raise RuntimeError(f"no clock handlers: create_app must set app.extensions[{HANDLERS_KEY!r}]")
+    if handlers is None:  # the service's own (bot moves through the move use case, mails)
+        from service.clock_service import ServiceClockHandlers
+
+        handlers = app.extensions[HANDLERS_KEY] = ServiceClockHandlers()
 
     def factory():
         return db.transaction(write=True, app=app)
@@ -80,7 +82,7 @@ def start_in_process(app_or_factory, handlers: clock.ClockHandlers | None = None
                      interval: float | None = None, use_reloader: bool | None = None) -> BackgroundScheduler | None:
     """Start the clock in a background thread of this process (once; later calls return the running
     scheduler). `app_or_factory`: the Flask app (sessions from `db.transaction(write=True)`, handlers
-    from `app.extensions["clock_handlers"]`, each sweep inside an app context, interval from
+    from `app.extensions["clock_handlers"]`, else `clock_service.ServiceClockHandlers()`, each sweep inside an app context, interval from
     `CLOCK_INTERVAL`) or a `session_factory` (then pass `handlers`).
 
     Under the Werkzeug debug reloader only the child process (WERKZEUG_RUN_MAIN=true) runs it; the

@@ -136,3 +136,18 @@ def test_digest_mail_lists_waiting_games(app):
     assert len(digests) == 1
     assert "http://localhost/" in digests[0].text_body
     assert digests[0].text_body.count("SKYJO with Ann and Bo") == 2
+
+
+def test_worker_once_with_the_services_default_handlers(app):
+    from service import scheduler
+    from service.models import MoveRow
+
+    game_id, _tokens = start_game(app)
+    with app.app_context():
+        from service import db
+
+        with db.transaction(write=True) as s:  # the host kicks both seats: due now
+            assert clock.play_now(s, game_id, 0) == 1 and clock.play_now(s, game_id, 1) == 1
+    app.extensions.pop(scheduler.HANDLERS_KEY, None)
+    assert scheduler.run_worker(app=app, once=True, mail=False) == 0
+    assert len(q(app, select(MoveRow).where(MoveRow.game_id == game_id))) >= 2
