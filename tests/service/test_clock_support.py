@@ -7,6 +7,7 @@ when unreachable, a failure under CI=true.
 
 Run as a module it is a clock worker process:
     python -m tests.service.test_clock_support URL NOW_ISO [--batch N] [--sleep-on ID --marker PATH]
+        [--ready-dir DIR]
 """
 
 from __future__ import annotations
@@ -121,15 +122,20 @@ def worker_main(argv: list[str] | None = None) -> int:
     ap.add_argument("--batch", type=int, default=20)
     ap.add_argument("--sleep-on", type=int, default=None)
     ap.add_argument("--marker", default=None)
-    ap.add_argument("--start-at", type=float, default=0.0, help="wall-clock time to start (a barrier)")
+    ap.add_argument("--ready-dir", default=None, help="barrier: say ready here, then wait for the file 'go'")
     args = ap.parse_args(argv)
     engine = clock.make_engine(args.url)
     factory = clock.session_factory_for(engine)
     handlers = RecordingHandlers(worker=f"w{os.getpid()}", sleep_on=args.sleep_on, marker=args.marker)
     now = datetime.fromisoformat(args.now)
-    delay = args.start_at - time.time()
-    if delay > 0:
-        time.sleep(delay)
+    if args.ready_dir:
+        with engine.connect():
+            pass  # connected and imported: ready
+        Path(args.ready_dir, f"ready.{os.getpid()}").touch()
+        go = Path(args.ready_dir, "go")
+        deadline = time.time() + 60
+        while not go.exists() and time.time() < deadline:
+            time.sleep(0.005)
     total = clock.TickReport()
     for _ in range(3):  # a few sweeps, as the interval job would
         total.add(clock.tick(now, factory, handlers, batch_size=args.batch, lease=timedelta(minutes=5)))

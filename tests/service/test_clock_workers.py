@@ -88,9 +88,15 @@ def check_exactly_once(url: str) -> int:
 
 
 @pytest.mark.parametrize("n_workers", [2, 4])
-def test_many_workers_handle_each_deadline_once(url, n_workers):
-    start_at = time.time() + 1.5  # all start their sweep together
-    procs = [spawn(url, NOW, "--batch", "10", "--start-at", str(start_at)) for _ in range(n_workers)]
+def test_many_workers_handle_each_deadline_once(url, n_workers, tmp_path):
+    barrier = tmp_path / "barrier"
+    barrier.mkdir()
+    procs = [spawn(url, NOW, "--batch", "10", "--ready-dir", str(barrier)) for _ in range(n_workers)]
+    deadline = time.time() + 60
+    while len(list(barrier.glob("ready.*"))) < n_workers:  # all imported and connected ...
+        assert time.time() < deadline and all(p.poll() is None for p in procs), "a worker did not start"
+        time.sleep(0.01)
+    (barrier / "go").touch()  # ... then all sweep at once
     results = [finish(p) for p in procs]
     assert sum(r["errors"] for r in results) == 0, results
     assert sum(r["timeouts"] for r in results) == N_TIMEOUTS
