@@ -102,16 +102,18 @@ def test_a1_decks_are_data_and_overridable() -> None:
     everything = Counter(g.draw) + Counter(g.discard) + sum((Counter(v) for v in g.vals), Counter())
     assert everything == Counter(GAME_COUNTS)
     small = {"defense": 3, "thief": 3}
-    g = engine.new_game(["Ann", "Bo"], "action", {"action_deck": small, "game_deck": {"5": 40, "star": 10}}, seed=1)
+    odd = {"1": 8, "3": 8, "5": 8, "7": 8, "9": 8, "star": 4}
+    g = engine.new_game(["Ann", "Bo"], "action", {"action_deck": small, "game_deck": odd}, seed=1)
     assert set(g.arow) | set(g.adiscard) | set(g.adeck) <= {"defense", "thief"}
-    assert set(g.draw) | set(g.discard) <= {5, STAR} and len(g.draw) + len(g.discard) == 26
+    assert set(g.draw) | set(g.discard) <= {1, 3, 5, 7, 9, STAR} and len(g.draw) + len(g.discard) == 44 - 24
     assert engine.Game.from_json(g.to_json()).to_json() == g.to_json()
     for bad in ({"action_deck": {"laser": 4}}, {"action_deck": {"defense": 2}}, {"game_deck": {"13": 50}},
-                {"game_deck": {"5": "many"}}, {"game_deck": [1, 2]}):
+                {"game_deck": {"5": "many"}}, {"game_deck": [1, 2]},
+                {"game_deck": {"-2": 40, "5": 30, "star": 30}}, {"game_deck": {"1": 100}}):  # never-ending games
         with pytest.raises(engine.OptionError):
             engine.new_game(["Ann", "Bo"], "action", bad, seed=1)
     with pytest.raises(engine.OptionError, match="cannot deal"):
-        engine.new_game(NAMES, "action", {"game_deck": {"5": 40}}, seed=1)
+        engine.new_game(NAMES, "action", {"game_deck": odd}, seed=1)
 
 
 def test_a2_setup_action_row_and_discard() -> None:
