@@ -11,6 +11,8 @@ import engine
 
 MAX_OTHERS = 7
 
+VARIANT_LABELS = {"classic": _l("Classic SKYJO"), "action": _l("SKYJO Action")}
+
 OPTION_LABELS = {
     "column_removal": _l("Remove a column of three equal cards"),
     "final_reveal_removal": _l("Also remove such columns when cards are turned up at round end"),
@@ -67,7 +69,7 @@ class _NewGameBase(FlaskForm):
         message=_l("Not a valid email address.")), Length(max=254)])
     players = FieldList(FormField(PlayerForm), min_entries=MAX_OTHERS, max_entries=MAX_OTHERS)
     variant = SelectField(_l("Variant"), default="classic",
-                          choices=[("classic", _l("Classic SKYJO"))])
+                          choices=[(v, VARIANT_LABELS.get(v, v)) for v in engine.options.VARIANT_OPTIONS])
     decision_hours = IntegerField(_l("Time per decision (hours)"), default=48,
                                   validators=[InputRequired(), NumberRange(1, 24 * 30)])
 
@@ -97,10 +99,13 @@ class _NewGameBase(FlaskForm):
                 if (p.form.name.data or "").strip()]
 
     def options(self) -> dict:
+        """The chosen options the variant knows. The form shows classic defaults: for another variant
+        only options changed from them are passed, so that variant's own defaults apply otherwise."""
+        variant = self.variant.data or "classic"
         out = {}
-        for name in engine.option_table(self.variant.data or "classic"):
+        for name in engine.option_table(variant):
             field = getattr(self, f"opt_{name}", None)
-            if field is not None:
+            if field is not None and (variant == "classic" or field.data != field.default):
                 out[name] = field.data
         return out
 

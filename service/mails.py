@@ -82,23 +82,22 @@ def decision_or_nothing(s, game: GameRow, seat: SeatRow, g: engine.Game, *, firs
     _send(s, game, seat, "turn", events=events or [], round_over=round_over, first=first, **ctx)
 
 
-def after_move(s, game: GameRow, seats: list[SeatRow], old: engine.Game, new: engine.Game, mover: int,
-               events: list[dict]) -> None:
+def after_move(s, game: GameRow, seats: list[SeatRow], pending_before: set[int], new: engine.Game,
+               mover: int, events: list[dict]) -> None:
     """Mail every seat that now owes a new decision; round-over and game-over mails to everybody."""
     playing = [r for r in seats if r.seat is not None and r.status == "accepted"]
-    before = {p.seat for p in old.pending()}
     after = {p.seat for p in new.pending()}
-    round_done = len(engine.view(new, None)["rounds"]) > len(engine.view(old, None)["rounds"])
+    round_done = any(e.get("type") == "round_end" for e in events)
     if new.is_over:
         for r in playing:
             if r.mail_pref != "off":
                 _send(s, game, r, "game_over", view=engine.view(new, r.seat), events=events)
         return
     for r in playing:
-        owes_new = r.seat in after and (r.seat == mover or r.seat not in before or round_done)
+        owes_new = r.seat in after and (r.seat == mover or r.seat not in pending_before or round_done)
         if owes_new:
             round_over = engine.view(new, r.seat)["rounds"][-1] if round_done else None
             decision_or_nothing(s, game, r, new, events=events, round_over=round_over)
         elif round_done and r.mail_pref != "off":
-            _send(s, game, r, "round_over", view=engine.view(new, r.seat), events=events,
-                  round_over=engine.view(new, r.seat)["rounds"][-1])
+            view = engine.view(new, r.seat)
+            _send(s, game, r, "round_over", view=view, events=events, round_over=view["rounds"][-1])

@@ -74,6 +74,6 @@ class MoveRow(SQLModel, table=True):
     game_id: str = Field(foreign_key="game.id", index=True, max_length=24)
     number: int  # 1-based
     seat: int
-    move: str = Field(max_length=64)
+    move: str = Field(max_length=200)
     version_before: int
     created_at: datetime = Field(default_factory=utcnow)

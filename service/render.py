@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import base64
+import re
+
 from flask import current_app
 from flask_babel import gettext as _
 from markupsafe import Markup, escape
@@ -112,8 +115,34 @@ def is_cell(arg: str | None) -> bool:
     return bool(arg) and len(arg) == 2 and arg[0] in COLUMNS and arg[1] in "123"
 
 
+_CLASSIC_TEXT = re.compile(r"^(?:(?:reveal|swap|flip) [A-D][1-3]|draw|take)$")
+
+
 def slug_for(texts: list[str]) -> str:
-    return "-".join(" ".join(texts).lower().split())
+    """URL part for a decision: `reveal-a1`, `draw`, `take-swap-b2`; any other move text (SKYJO Action
+    moves carry names and hyphens) is `m~` + base64url of the text."""
+    if all(_CLASSIC_TEXT.match(t) for t in texts):
+        return "-".join(" ".join(texts).lower().split())
+    raw = "\n".join(texts).encode()
+    return "m~" + base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+
+def texts_of_slug(slug: str) -> list[str] | None:
+    """The move texts of a slug (not yet checked by the engine), or None if it is malformed."""
+    if slug.startswith("m~"):
+        body = slug[2:]
+        try:
+            raw = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)).decode()
+        except (ValueError, UnicodeDecodeError):
+            return None
+        texts = [t for t in raw.split("\n") if t.strip()]
+        return texts if texts and all(len(t) <= 120 for t in texts) and len(texts) <= 3 else None
+    parts = slug.strip().lower().split("-")
+    if not parts or not all(p.isalnum() and p.isascii() for p in parts) or len(slug) > 40:
+        return None
+    if parts[:2] == ["take", "swap"] and len(parts) == 3:
+        return ["take", f"swap {parts[2].upper()}"]
+    return [" ".join(p.upper() if len(p) == 2 and p[0] in "abcd" and p[1] in "123" else p for p in parts)]
 
 
 def held_value(view: dict):

@@ -15,7 +15,8 @@ from sqlalchemy import func, update
 from sqlmodel import Session, select
 
 import engine
-from service import mails, tokens
+from engine.view import with_text
+from service import mails, render, tokens
 from service.models import GameRow, MoveRow, SeatRow, utcnow
 
 MAX_PLAYERS = 8
@@ -214,17 +215,16 @@ def cancel(s: Session, token: str) -> GameRow:
 # moves
 
 
-def parse_slug(slug: str) -> list[str]:
-    """`take-swap-B2` -> ["take", "swap B2"]; `reveal-a1` -> ["reveal A1"]. Raises NotFound."""
-    parts = slug.strip().lower().split("-")
-    if not parts or not all(p.isalnum() for p in parts) or len(slug) > 40:
+def parse_slug(slug: str, game: engine.Game | None = None) -> list[str]:
+    """Move texts of a link: `take-swap-B2` -> ["take", "swap B2"]; canonical when the engine game is
+    given (its variant's grammar). Raises NotFound for a malformed link."""
+    texts = render.texts_of_slug(slug)
+    if texts is None:
         raise NotFound(_("This move link is not valid."))
-    if parts[:2] == ["take", "swap"] and len(parts) == 3:
-        texts = ["take", f"swap {parts[2]}"]
-    else:
-        texts = [" ".join(parts)]
+    if game is None:
+        return texts
     try:
-        return [str(engine.parse_move(t)) for t in texts]
+        return [str(game.parse_move(t)) for t in texts]
     except ValueError as exc:
         raise NotFound(_("This move link is not valid.")) from exc
 
@@ -251,14 +251,17 @@ def stale_reason(s: Session, game: GameRow, seat: SeatRow, moves: list[str], exp
     if mine_since is not None:
         return _("You already played “%(move)s” here; this link is used up.", move=mine_since.move)
     if check_legal:
-        view = view_for(game, seat.seat)
-        legal = set(view["legal_moves"])
-        first = moves[0]
-        if first not in legal:
-            if not view["pending"]:
+        g = load_engine_game(game)
+        try:
+            first = g.parse_move(moves[0])
+        except ValueError:
+            return _("This move link is not valid.")
+        if first not in g.legal_moves(seat.seat):
+            pending = g.pending()
+            if not pending:
                 return _("The game is over.")
-            waiting = sorted({p["seat"] for p in view["pending"]})
-            names = ", ".join(view["players"][i]["name"] for i in waiting)
+            waiting = sorted({p.seat for p in pending})
+            names = ", ".join(g.names[i] for i in waiting)
             if seat.seat not in waiting:
                 return _("It is not your move: waiting for %(names)s.", names=names)
             return _("“%(move)s” is not possible now.", move=" + ".join(moves))
@@ -276,7 +279,8 @@ class Played:
 def play(s: Session, token: str, slug: str, expected_version: int) -> Played:
     """Apply one decision (one engine move, or `take` + `swap X`) exactly once."""
     seat, game = seat_by_token(s, token)
-    moves = parse_slug(slug)
+    g = load_engine_game(game) if game.state is not None else None
+    moves = parse_slug(slug, g)
     if game.status == "inviting":
         raise Conflict(_("The game has not started yet."), game=game, seat=seat)
     if game.status == "cancelled":
@@ -288,17 +292,16 @@ def play(s: Session, token: str, slug: str, expected_version: int) -> Played:
     reason = stale_reason(s, game, seat, moves, expected_version, check_legal=False)
     if reason:
         raise Conflict(reason, game=game, seat=seat)
-    g = load_engine_game(game)
     before_version = g.version
     if before_version != game.version:
         raise RuntimeError("stored version and engine version disagree")
+    pending_before = {p.seat for p in g.pending()}
     events: list[dict] = []
-    new = g
+    new = g  # a private copy just loaded from JSON: apply in place (no extra deep copies)
     try:
         for m in moves:
-            new, ev = engine.apply_move(new, seat.seat, m)
-            events.extend(ev)
-    except engine.IllegalMove as exc:
+            events.extend(with_text(e, new.names) for e in new.play(seat.seat, m))
+    except (engine.IllegalMove, engine.MoveParseError) as exc:
         raise Conflict(str(exc), game=game, seat=seat) from exc
     now = utcnow()
     res = s.connection().execute(
@@ -315,7 +318,7 @@ def play(s: Session, token: str, slug: str, expected_version: int) -> Played:
         s.add(MoveRow(game_id=game.id, number=number, seat=seat.seat, move=m, version_before=number - 1,
                       created_at=now))
     s.flush()
-    mails.after_move(s, game, seats_of(s, game.id), g, new, seat.seat, events)
+    mails.after_move(s, game, seats_of(s, game.id), pending_before, new, seat.seat, events)
     return Played(game, seat, moves, events)
 
 

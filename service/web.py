@@ -115,6 +115,8 @@ def move(token: str, slug: str):
         raise NotFound(_("This move link is not valid."))
     with transaction() as s:
         seat, game = usecases.seat_by_token(s, token)
+        if game.state is not None:
+            texts = usecases.parse_slug(slug, usecases.load_engine_game(game))
         reason = usecases.stale_reason(s, game, seat, texts, version)
     if reason:
         return _seat_page(token, message=reason)

@@ -15,7 +15,7 @@ from service.outbox import OutboxMail
 
 CSRF_RE = re.compile(r'name="csrf_token"(?: type="hidden")? value="([^"]+)"|value="([^"]+)" name="csrf_token"')
 LINK_RE = re.compile(r"https?://localhost(/[^\s\"'<>]+)")
-MOVE_LINK_RE = re.compile(r"/s/([A-Za-z0-9_-]+)/m/([a-z0-9-]+)\?v=(\d+)")
+MOVE_LINK_RE = re.compile(r"/s/([A-Za-z0-9_-]+)/m/([A-Za-z0-9_~-]+)\?v=(\d+)")
 
 
 def csrf_of(html: str) -> str:

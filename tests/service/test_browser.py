@@ -31,7 +31,8 @@ def server(tmp_path):
         if IN_CI:
             pytest.fail("chromium is required under CI=true (apt-get install chromium)")
         pytest.skip("Debian's chromium is not installed")
-    app = make_app(f"sqlite:///{tmp_path / 'browser.sqlite3'}", TESTING=False, DEV_MAILBOX=True)
+    app = make_app(f"sqlite:///{tmp_path / 'browser.sqlite3'}", TESTING=False, DEV_MAILBOX=True,
+                   GAME_SETUP={"seed": "browser-test-1"})  # a fixed deal keeps the run time steady
     srv = make_server("127.0.0.1", 0, app, threaded=True)
     base = f"http://127.0.0.1:{srv.server_port}"
     app.config["BASE_URL"] = base
@@ -53,7 +54,7 @@ def test_two_players_play_a_whole_game_from_the_dev_mailbox(server):
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
         page = browser.new_page(viewport={"width": 1100, "height": 900})
-        page.set_default_timeout(15_000)
+        page.set_default_timeout(30_000)
         # create the game
         page.goto(base + "/new")
         page.fill("#host_name", "Ann")

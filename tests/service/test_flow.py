@@ -93,3 +93,18 @@ def test_draw_then_follow_up_mail_and_page(app, client):
     assert any("/m/swap-" in p for p in fl) and any("/m/flip-" in p for p in fl)
     # take + swap in one go is atomic: two moves in the log, version + 2
     assert re.search(r"Put the -?\d+ you hold", follow[0].text_body)
+
+
+def test_an_action_game_plays_to_the_end_by_mail(app, client):
+    """SKYJO Action through the same service: every legal move is a link (names and hyphens in move
+    texts travel in an encoded link part)."""
+    status, location = h.new_game(client, extra={"variant": "action"})
+    assert status == 303
+    h.accept_all(app, client)
+    game = h.only_game(app)
+    assert engine.Game.from_json(h.game_state(app, game.id)[1]).variant == "action"
+    gid = h.play_by_mail(app, client, rng=random.Random(4))
+    assert h.game_state(app, gid)[2] == "finished"
+    with app.app_context(), db.transaction() as s:
+        record = usecases.export_record(s, gid)
+    assert engine.replay(record).to_json() == h.game_state(app, gid)[1]

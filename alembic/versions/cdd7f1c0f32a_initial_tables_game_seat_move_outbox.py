@@ -1,8 +1,8 @@
 """initial tables: game, seat, move, outbox
 
-Revision ID: 4b245c94984c
+Revision ID: cdd7f1c0f32a
 Revises: 
-Create Date: 2026-11-30 12:34:37.470809
+Create Date: 2026-11-30 12:57:01.099291
 
 """
 from typing import Sequence, Union
@@ -13,7 +13,7 @@ import sqlmodel
 
 
 # revision identifiers, used by Alembic.
-revision: str = '4b245c94984c'
+revision: str = 'cdd7f1c0f32a'
 down_revision: Union[str, Sequence[str], None] = None
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
@@ -73,7 +73,7 @@ def upgrade() -> None:
     sa.Column('game_id', sqlmodel.sql.sqltypes.AutoString(length=24), nullable=False),
     sa.Column('number', sa.Integer(), nullable=False),
     sa.Column('seat', sa.Integer(), nullable=False),
-    sa.Column('move', sqlmodel.sql.sqltypes.AutoString(length=64), nullable=False),
+    sa.Column('move', sqlmodel.sql.sqltypes.AutoString(length=200), nullable=False),
     sa.Column('version_before', sa.Integer(), nullable=False),
     sa.Column('created_at', sqlmodel.sql.sqltypes.UTCDateTime(), nullable=False),
     sa.ForeignKeyConstraint(['game_id'], ['game.id'], name=op.f('fk_move_game_id_game')),

@@ -1,0 +1,369 @@
+#!/usr/bin/env python3
+"""Service benchmark: moves through the real web stack vs a bare versioned-update endpoint.
+
+    .venv/bin/python bench/service.py [--db sqlite|postgres|both] [--seconds 8] [--clients 8]
+
+For each database: gunicorn with 2 sync workers serves `service.create_app()`; client threads play
+many concurrent games by POSTing move links (the real endpoint: token lookup, CSRF, version check,
+engine, move log, conditional UPDATE, turn mails rendered and queued in the same transaction).
+Side by side, in the same run, the same stack (gunicorn, Flask, SQLAlchemy, same database) serves a
+bare endpoint that does one versioned row update. Reports moves/s and p50/p99 latency for both, and,
+in-process, turn mails rendered and queued per second.
+
+The clients know each game's seed, so they replay every game locally and always POST a legal move
+with the right version without asking the server first. Traffic goes to 127.0.0.1 only; every loop
+is bounded in time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import os
+import random
+import re
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from urllib.parse import quote, urlencode
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+PG_URL = os.environ.get("BENCH_POSTGRES_URL") or os.environ.get(
+    "TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+SECRET = "bench-" + secrets.token_hex(8)
+
+
+# --------------------------------------------------------------------------------------------------
+# the bare endpoint (same stack: Flask + SQLAlchemy engine from service.db + the same database)
+
+
+def bare_app():
+    from flask import Flask, abort, request
+    from sqlalchemy import text
+
+    from service import db
+
+    app = Flask("bare")
+    app.config["DATABASE_URL"] = os.environ["DATABASE_URL"]
+    db.init_app(app)
+
+    @app.post("/bump/<int:row_id>")
+    def bump(row_id: int):
+        v = request.form.get("version", type=int)
+        with db.transaction(write=True, app=app) as s:
+            res = s.connection().execute(
+                text("UPDATE bench_counter SET version = version + 1, state = :state "
+                     "WHERE id = :id AND version = :v"),
+                {"state": f'{{"n": {v + 1}}}', "id": row_id, "v": v})
+        if res.rowcount != 1:
+            abort(409)
+        return "", 303, {"Location": f"/bump/{row_id}"}
+
+    return app
+
+
+# --------------------------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def pg_schema_url() -> tuple[str, callable] | None:
+    from sqlalchemy import create_engine, text
+
+    schema = f"bench_{os.getpid()}_{secrets.token_hex(3)}"
+    try:
+        admin = create_engine(PG_URL, connect_args={"connect_timeout": 3})
+        with admin.begin() as conn:
+            conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+    except Exception as exc:  # noqa: BLE001
+        print(f"PostgreSQL not reachable ({type(exc).__name__}); skipping it", file=sys.stderr)
+        return None
+
+    def drop():
+        with admin.begin() as conn:
+            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        admin.dispose()
+
+    sep = "&" if "?" in PG_URL else "?"
+    return f"{PG_URL}{sep}options={quote(f'-csearch_path={schema}')}", drop
+
+
+def start_gunicorn(target: str, env: dict, port: int) -> subprocess.Popen:
+    cmd = [str(Path(sys.executable).parent / "gunicorn"), "-w", "2", "-b", f"127.0.0.1:{port}",
+           "--chdir", str(ROOT), "--log-level", "warning", "--timeout", "60", target]
+    proc = subprocess.Popen(cmd, env=env, start_new_session=True)
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return proc
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError("gunicorn did not start")
+
+
+def stop(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(10)
+    except (ProcessLookupError, subprocess.TimeoutExpired):
+        os.killpg(proc.pid, signal.SIGKILL)
+
+
+def pct(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
+
+
+class Conn:
+    """One keep-alive HTTP connection with a cookie."""
+
+    def __init__(self, port: int):
+        self.c = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.cookie = ""
+
+    def request(self, method: str, path: str, body: dict | None = None) -> tuple[int, str]:
+        headers = {"Cookie": self.cookie} if self.cookie else {}
+        data = None
+        if body is not None:
+            data = urlencode(body)
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        self.c.request(method, path, body=data, headers=headers)
+        r = self.c.getresponse()
+        text = r.read().decode("utf-8", "replace")
+        sc = r.getheader("Set-Cookie")
+        if sc:
+            self.cookie = sc.split(";", 1)[0]
+        return r.status, text
+
+
+# --------------------------------------------------------------------------------------------------
+
+
+def setup_games(app, n_games: int) -> list[dict]:
+    """Games dealt with known seeds; the bench replays each locally to always send a legal move."""
+    import engine
+    from service import db, usecases
+
+    games = []
+    with app.app_context():
+        for i in range(n_games):
+            seed = f"bench-{i}-{secrets.token_hex(4)}"
+            with db.transaction(write=True) as s:
+                created = usecases.create_game(
+                    s, host_name="Ann", host_email=f"ann{i}@bench.test", players=[("Bo", f"bo{i}@bench.test")],
+                    options={"target_score": 10_000}, setup={"seed": seed})
+                usecases.accept(s, created.tokens[1])
+            g = engine.new_game(["Ann", "Bo"], options={"target_score": 10_000}, seed=seed)
+            games.append({"id": created.game.id, "tokens": created.tokens, "game": g})
+    return games
+
+
+def run_moves(port: int, games: list[dict], clients: int, seconds: float) -> dict:
+    import engine
+    from service import render
+
+    latencies: list[float] = []
+    errors = {"n": 0}
+    lock = threading.Lock()
+    stop_at = time.time() + seconds
+    per_client = [games[i::clients] for i in range(clients)]
+
+    def client(my_games: list[dict], seed: int):
+        rng = random.Random(seed)
+        conn = Conn(port)
+        status, page = conn.request("GET", "/links")
+        token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+        local: list[float] = []
+        while time.time() < stop_at:
+            for gm in my_games:
+                g = gm["game"]
+                if g.is_over:
+                    continue
+                p = rng.choice(g.pending())
+                move = str(engine.bot_move(g, p.seat, "greedy", rng))
+                texts = [move]
+                if move == "take":
+                    g2 = engine.copy_game(g)
+                    g2.play(p.seat, "take")
+                    texts = ["take", str(engine.bot_move(g2, p.seat, "greedy", rng))]
+                slug = render.slug_for(texts)
+                body = {"csrf_token": token, "game": gm["id"], "seat": p.seat, "move": slug,
+                        "version": g.version}
+                t0 = time.perf_counter()
+                status, _ = conn.request("POST", f"/s/{gm['tokens'][p.seat]}/m/{slug}", body)
+                local.append(time.perf_counter() - t0)
+                if status != 303:
+                    with lock:
+                        errors["n"] += 1
+                    return
+                for t in texts:
+                    g.play(p.seat, t)
+                if time.time() >= stop_at:
+                    break
+        with lock:
+            latencies.extend(local)
+
+    t0 = time.perf_counter()
+    threads = [threading.Thread(target=client, args=(gs, i)) for i, gs in enumerate(per_client)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(seconds + 60)
+    elapsed = time.perf_counter() - t0
+    return {"ops": len(latencies), "per_s": len(latencies) / elapsed, "p50_ms": pct(latencies, 50) * 1000,
+            "p99_ms": pct(latencies, 99) * 1000, "errors": errors["n"]}
+
+
+def run_bare(port: int, rows: int, clients: int, seconds: float, versions: dict[int, int]) -> dict:
+    latencies: list[float] = []
+    lock = threading.Lock()
+    stop_at = time.time() + seconds
+    errors = {"n": 0}
+
+    def client(my_rows: list[int]):
+        conn = Conn(port)
+        local = []
+        while time.time() < stop_at:
+            for r in my_rows:
+                t0 = time.perf_counter()
+                status, _ = conn.request("POST", f"/bump/{r}", {"version": versions[r]})
+                local.append(time.perf_counter() - t0)
+                if status != 303:
+                    errors["n"] += 1
+                    return
+                versions[r] += 1
+                if time.time() >= stop_at:
+                    break
+        with lock:
+            latencies.extend(local)
+
+    ids = list(range(1, rows + 1))
+    t0 = time.perf_counter()
+    threads = [threading.Thread(target=client, args=(ids[i::clients],)) for i in range(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(seconds + 60)
+    elapsed = time.perf_counter() - t0
+    return {"ops": len(latencies), "per_s": len(latencies) / elapsed, "p50_ms": pct(latencies, 50) * 1000,
+            "p99_ms": pct(latencies, 99) * 1000, "errors": errors["n"]}
+
+
+def mails_per_second(app, seconds: float = 3.0) -> float:
+    """Turn mails rendered (HTML + text, CSS inlined) and queued (outbox rows flushed) per second."""
+    from sqlmodel import select
+
+    import engine
+    from service import db, mails, usecases
+    from service.models import SeatRow
+
+    with app.app_context():
+        with db.transaction(write=True) as s:
+            created = usecases.create_game(s, host_name="Cy", host_email="cy@bench.test",
+                                           players=[("Di", "di@bench.test"), ("Ed", "ed@bench.test")])
+            for pos in (1, 2):
+                usecases.accept(s, created.tokens[pos])
+        n = 0
+        t0 = time.perf_counter()
+        while time.perf_counter() - t0 < seconds:
+            with db.transaction(write=True) as s:
+                game = s.get(type(created.game), created.game.id)
+                g = usecases.load_engine_game(game)
+                seats = list(s.exec(select(SeatRow).where(SeatRow.game_id == game.id)))
+                for _ in range(20):
+                    for r in seats:
+                        mails.decision_or_nothing(s, game, r, g)
+                        n += 1
+                s.flush()
+        elapsed = time.perf_counter() - t0
+        assert engine  # imported for the game classes
+    return n / elapsed
+
+
+def bench_db(kind: str, args) -> dict | None:
+    from sqlalchemy import text
+
+    from service import create_app, db
+
+    drop = None
+    tmp = tempfile.mkdtemp(prefix="skyjo-bench-")
+    if kind == "sqlite":
+        url = f"sqlite:///{tmp}/bench.sqlite3"
+    else:
+        got = pg_schema_url()
+        if got is None:
+            return None
+        url, drop = got
+    env = dict(os.environ, DATABASE_URL=url, SECRET_KEY=SECRET, SKYJO_ENV="production",
+               BASE_URL="http://127.0.0.1", PYTHONPATH=str(ROOT))
+    env.pop("MAIL_URL", None)
+    app = create_app({"DATABASE_URL": url, "SECRET_KEY": SECRET, "ENV_NAME": "production",
+                      "BASE_URL": "http://127.0.0.1"})
+    procs = []
+    try:
+        with app.app_context():
+            db.create_all()
+            with db.transaction(write=True) as s:
+                s.connection().execute(text("CREATE TABLE bench_counter (id INTEGER PRIMARY KEY, "
+                                            "version INTEGER NOT NULL, state TEXT NOT NULL)"))
+                for i in range(1, args.games + 1):
+                    s.connection().execute(text("INSERT INTO bench_counter VALUES (:i, 0, '{}')"), {"i": i})
+        games = setup_games(app, args.games)
+        port_app, port_bare = free_port(), free_port()
+        procs.append(start_gunicorn("service:create_app()", env, port_app))
+        procs.append(start_gunicorn("bench.service:bare_app()", env, port_bare))
+        warm = min(2.0, args.seconds / 4)
+        versions = dict.fromkeys(range(1, args.games + 1), 0)
+        run_bare(port_bare, args.games, args.clients, warm, versions)
+        bare = run_bare(port_bare, args.games, args.clients, args.seconds, versions)
+        moves = run_moves(port_app, games, args.clients, args.seconds)
+        mails_s = mails_per_second(app)
+        return {"db": kind, "moves": moves, "bare": bare, "mails_per_s": mails_s}
+    finally:
+        for p in procs:
+            stop(p)
+        db.get_engine(app).dispose()
+        if drop:
+            drop()
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--db", choices=["sqlite", "postgres", "both"], default="both")
+    ap.add_argument("--seconds", type=float, default=8.0)
+    ap.add_argument("--clients", type=int, default=8)
+    ap.add_argument("--games", type=int, default=40)
+    args = ap.parse_args(argv)
+    kinds = ["sqlite", "postgres"] if args.db == "both" else [args.db]
+    print(f"{'db':9} {'endpoint':22} {'ops':>6} {'ops/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'errors':>6}")
+    for kind in kinds:
+        res = bench_db(kind, args)
+        if res is None:
+            continue
+        for name, r in (("bare versioned update", res["bare"]), ("move (real endpoint)", res["moves"])):
+            print(f"{kind:9} {name:22} {r['ops']:6d} {r['per_s']:8.1f} {r['p50_ms']:8.1f} {r['p99_ms']:8.1f} "
+                  f"{r['errors']:6d}")
+        ratio = res["moves"]["per_s"] / res["bare"]["per_s"] if res["bare"]["per_s"] else float("nan")
+        print(f"{kind:9} moves/bare throughput ratio {ratio:.2f} (target >= 0.5); "
+              f"turn mails rendered+queued {res['mails_per_s']:.0f}/s (target >= 500)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
