@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
+import re
 import sys
 
 from service import ROOT
@@ -31,6 +33,20 @@ def _app():
     return create_app()
 
 
+class _RedactTokens(logging.Filter):
+    """Request log lines must not carry seat or spectator tokens (they are passwords)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.args:
+            record.args = tuple(_TOKEN_PATH.sub(r"\1…", a) if isinstance(a, str) else a for a in record.args)
+        if isinstance(record.msg, str):
+            record.msg = _TOKEN_PATH.sub(r"\1…", record.msg)
+        return True
+
+
+_TOKEN_PATH = re.compile(r"(/s/|/watch/[0-9a-f]+/)[A-Za-z0-9_-]{8,}")
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     os.environ.setdefault("BASE_URL", f"http://{args.host}:{args.port}")
     app = _app()
@@ -44,6 +60,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if app.config.get("DEV_MAILBOX") and not app.config.get("MAIL_URL"):
         print(f"skyjo-pbem: development mailbox at {where}/dev/mail — every mail appears there",
               file=sys.stderr)
+    logging.getLogger("werkzeug").addFilter(_RedactTokens())
     app.run(host=args.host, port=args.port, debug=args.debug, use_reloader=args.debug, threaded=True)
     return 0
 
