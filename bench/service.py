@@ -147,8 +147,8 @@ class Conn:
         r = self.c.getresponse()
         text = r.read().decode("utf-8", "replace")
         sc = r.getheader("Set-Cookie")
-        if sc:
-            self.cookie = sc.split(";", 1)[0]
+        if sc and not self.cookie:  # keep the first session (CSRF); a browser would follow each
+            self.cookie = sc.split(";", 1)[0]  # 303 and consume its flash message, we do not
         return r.status, text
 
 

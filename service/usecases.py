@@ -276,9 +276,13 @@ class Played:
     events: list[dict]
 
 
-def play(s: Session, token: str, slug: str, expected_version: int) -> Played:
-    """Apply one decision (one engine move, or `take` + `swap X`) exactly once."""
+def play(s: Session, token: str, slug: str, expected_version: int, *, form_game: str | None = None,
+         form_seat: int | None = None) -> Played:
+    """Apply one decision (one engine move, or `take` + `swap X`) exactly once. A form POST also
+    names the game and seat it was made for: they must match the token's."""
     seat, game = seat_by_token(s, token)
+    if form_game is not None and (form_game != game.id or form_seat != seat.seat):
+        raise Invalid(_("This form does not belong to this game."))
     g = load_engine_game(game) if game.state is not None else None
     moves = parse_slug(slug, g)
     if game.status == "inviting":

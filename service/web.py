@@ -132,15 +132,12 @@ def move(token: str, slug: str):
 def _play(token: str, slug: str, texts: list[str]):
     form = request.form
     version = form.get("version", type=int)
-    if version is None or form.get("move") != slug:
-        abort(400)
-    with transaction() as s:
-        seat, game = usecases.seat_by_token(s, token)
-    if form.get("game") != game.id or form.get("seat", type=int) != seat.seat:
+    if version is None or form.get("move") != slug or not form.get("game") or not form.get("seat"):
         abort(400)
     try:
         with transaction(write=True) as s:
-            played = usecases.play(s, token, slug, version)
+            played = usecases.play(s, token, slug, version, form_game=form.get("game"),
+                                   form_seat=form.get("seat", type=int))
     except Conflict as exc:
         return _seat_page(token, message=exc.message, status=409)
     flash(_("Done: %(what)s", what=" + ".join(played.moves)))
