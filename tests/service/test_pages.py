@@ -212,3 +212,35 @@ def test_rematch_and_export_command(app, client, db_url):
     bad = subprocess.run([sys.executable, "-m", "service.cli", "export", "nope"], cwd=ROOT, env=env,
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2
+
+
+def test_secret_key_is_required_outside_development(monkeypatch, tmp_path):
+    import pytest
+
+    from service import create_app
+
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    with pytest.raises(RuntimeError, match="SECRET_KEY"):
+        create_app({"ENV_NAME": "production", "DATABASE_URL": f"sqlite:///{tmp_path / 'p.sqlite3'}"})
+    dev = create_app({"ENV_NAME": "development", "DATABASE_URL": f"sqlite:///{tmp_path / 'd.sqlite3'}"})
+    assert dev.config["SECRET_KEY"]
+
+
+def test_round_over_mail_with_score_sheet(app, client):
+    import pytest
+
+    h.new_game(client, target=500)
+    h.accept_all(app, client)
+
+    class RoundOver(Exception):
+        pass
+
+    def stop_at_round_end(new_mails):
+        if any("Round 1 is over" in m.text_body for m in new_mails):
+            raise RoundOver
+
+    with pytest.raises(RoundOver):
+        h.play_by_mail(app, client, rng=random.Random(9), on_step=stop_at_round_end)
+    round_mails = [m for m in h.mails(app) if "Round 1 is over" in m.text_body]
+    assert {m.to_addr for m in round_mails} == {"ann@example.com", "bo@example.com"}
+    assert all('class="sheet"' in m.html_body and "<svg" in m.html_body for m in round_mails)
