@@ -12,6 +12,7 @@ from datetime import timedelta
 
 from flask_babel import gettext as _
 from sqlalchemy import func, update
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
 
 import engine
@@ -55,11 +56,11 @@ class Conflict(UseCaseError):
 def seat_by_token(s: Session, token: str, *, for_update: bool = False) -> tuple[SeatRow, GameRow]:
     if not tokens.looks_like_token(token):
         raise NotFound(_("This link is not valid. It may have been replaced by a newer one."))
-    seat = s.exec(select(SeatRow).where(SeatRow.token_hash == tokens.hash_token(token))).first()
-    if seat is None:
+    row = s.exec(select(SeatRow, GameRow).join(GameRow, GameRow.id == SeatRow.game_id)
+                 .where(SeatRow.token_hash == tokens.hash_token(token))).first()
+    if row is None:
         raise NotFound(_("This link is not valid. It may have been replaced by a newer one."))
-    game = s.get(GameRow, seat.game_id)
-    return seat, game
+    return row[0], row[1]
 
 
 def seats_of(s: Session, game_id: str) -> list[SeatRow]:
@@ -308,14 +309,18 @@ def play(s: Session, token: str, slug: str, expected_version: int, *, form_game:
     except (engine.IllegalMove, engine.MoveParseError) as exc:
         raise Conflict(str(exc), game=game, seat=seat) from exc
     now = utcnow()
+    new_state = new.to_json()
+    new_status = "finished" if new.is_over else "active"
     res = s.connection().execute(
         update(GameRow).where(GameRow.id == game.id, GameRow.version == before_version)
-        .values(state=new.to_json(), version=new.version, updated_at=now,
-                status="finished" if new.is_over else "active"))
+        .values(state=new_state, version=new.version, updated_at=now, status=new_status))
     if res.rowcount != 1:
         raise Conflict(_("Somebody else moved at the same moment. Here is the current board."),
                        game=game, seat=seat)
-    s.expire(game)
+    # the row now holds these values: tell the session without another SELECT of the state
+    for key, value in (("state", new_state), ("version", new.version), ("updated_at", now),
+                       ("status", new_status)):
+        set_committed_value(game, key, value)
     number = before_version
     for m in moves:
         number += 1
