@@ -183,22 +183,23 @@ def move_groups(view: dict) -> list[dict]:
                     g["cells"][c["cell"]] = opt
             continue
         if is_cell(arg):
-            titles = {
-                "reveal": _("Turn over one of your cards:"),
-                "swap": (_("Put the %(card)s you hold at:", card=card_text(held)) if held is not None
-                         else _("Swap into:")),
-                "flip": (_("Or discard the %(card)s and turn over:", card=card_text(held))
-                         if held is not None else _("Turn over:")),
-            }
-            g = group(verb, titles.get(verb, verb.capitalize() + ":"))
+            if verb not in groups:
+                titles = {
+                    "reveal": lambda: _("Turn over one of your cards:"),
+                    "swap": lambda: (_("Put the %(card)s you hold at:", card=card_text(held))
+                                     if held is not None else _("Swap into:")),
+                    "flip": lambda: (_("Or discard the %(card)s and turn over:", card=card_text(held))
+                                     if held is not None else _("Turn over:")),
+                }
+                group(verb, titles[verb]() if verb in titles else verb.capitalize() + ":")
+            g = groups[verb]
             opt = {"slug": slug_for([text]), "texts": [text], "label": arg, "cell": arg}
             g["options"].append(opt)
             g["cells"][arg] = opt
             continue
-        labels = {"draw": _("Draw a card from the pile")}
         g = group(text, "")
-        g["options"].append({"slug": slug_for([text]), "texts": [text], "label": labels.get(verb, text),
-                             "cell": None})
+        label = _("Draw a card from the pile") if verb == "draw" and arg is None else text
+        g["options"].append({"slug": slug_for([text]), "texts": [text], "label": label, "cell": None})
     # draw before take reads better
     order.sort(key=lambda k: {"reveal": 0, "draw": 1, "take": 2, "swap": 3, "flip": 4}.get(k, 5))
     return [groups[k] for k in order]
@@ -351,13 +352,17 @@ def status_line(view: dict) -> str:
     mine = [p for p in pend if p["seat"] == me]
     if mine:
         kind = mine[0]["kind"]
-        return {
-            "reveal": _("Your move: turn over two cards to start the round."),
-            "tie_reveal": _("Your move: turn over one more card to break the tie."),
-            "turn": _("Your turn: draw a card from the pile or take the discard."),
-            "place_drawn": _("Place the card you drew, or discard it and turn over a card."),
-            "place_taken": _("Place the card you took."),
-        }.get(kind, _("Your move."))
+        if kind == "reveal":
+            return _("Your move: turn over two cards to start the round.")
+        if kind == "tie_reveal":
+            return _("Your move: turn over one more card to break the tie.")
+        if kind == "turn":
+            return _("Your turn: draw a card from the pile or take the discard.")
+        if kind == "place_drawn":
+            return _("Place the card you drew, or discard it and turn over a card.")
+        if kind == "place_taken":
+            return _("Place the card you took.")
+        return _("Your move.")
     names = sorted({name_of(view, p["seat"]) for p in pend})
     if not names:
         return ""
