@@ -174,53 +174,66 @@ def setup_games(app, n_games: int) -> list[dict]:
     return games
 
 
-def run_moves(port: int, games: list[dict], clients: int, seconds: float) -> dict:
+def plan_moves(games: list[dict], per_game: int, seed: int = 1) -> None:
+    """Precompute each game's moves (the clients replay the known deal locally), so the timed loop
+    only POSTs: the client threads share the machine's cores with the server."""
     import engine
     from service import render
 
+    rng = random.Random(seed)
+    for gm in games:
+        g = engine.copy_game(gm["game"])
+        plan = []
+        while len(plan) < per_game and not g.is_over:
+            p = rng.choice(g.pending())
+            move = str(engine.bot_move(g, p.seat, "greedy", rng))
+            texts = [move]
+            if move == "take":
+                g2 = engine.copy_game(g)
+                g2.play(p.seat, "take")
+                texts = ["take", str(engine.bot_move(g2, p.seat, "greedy", rng))]
+            slug = render.slug_for(texts)
+            plan.append((p.seat, slug, g.version))
+            for t in texts:
+                g.play(p.seat, t)
+        gm["plan"] = plan
+        gm["next"] = 0
+
+
+def run_moves(port: int, games: list[dict], clients: int, seconds: float) -> dict:
     latencies: list[float] = []
     errors = {"n": 0}
     lock = threading.Lock()
     stop_at = time.time() + seconds
     per_client = [games[i::clients] for i in range(clients)]
 
-    def client(my_games: list[dict], seed: int):
-        rng = random.Random(seed)
+    def client(my_games: list[dict]):
         conn = Conn(port)
         status, page = conn.request("GET", "/links")
         token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
         local: list[float] = []
         while time.time() < stop_at:
-            for gm in my_games:
-                g = gm["game"]
-                if g.is_over:
-                    continue
-                p = rng.choice(g.pending())
-                move = str(engine.bot_move(g, p.seat, "greedy", rng))
-                texts = [move]
-                if move == "take":
-                    g2 = engine.copy_game(g)
-                    g2.play(p.seat, "take")
-                    texts = ["take", str(engine.bot_move(g2, p.seat, "greedy", rng))]
-                slug = render.slug_for(texts)
-                body = {"csrf_token": token, "game": gm["id"], "seat": p.seat, "move": slug,
-                        "version": g.version}
+            active = [gm for gm in my_games if gm["next"] < len(gm["plan"])]
+            if not active:
+                break
+            for gm in active:
+                seat, slug, version = gm["plan"][gm["next"]]
+                body = {"csrf_token": token, "game": gm["id"], "seat": seat, "move": slug, "version": version}
                 t0 = time.perf_counter()
-                status, _ = conn.request("POST", f"/s/{gm['tokens'][p.seat]}/m/{slug}", body)
+                status, _ = conn.request("POST", f"/s/{gm['tokens'][seat]}/m/{slug}", body)
                 local.append(time.perf_counter() - t0)
                 if status != 303:
                     with lock:
                         errors["n"] += 1
                     return
-                for t in texts:
-                    g.play(p.seat, t)
+                gm["next"] += 1
                 if time.time() >= stop_at:
                     break
         with lock:
             latencies.extend(local)
 
     t0 = time.perf_counter()
-    threads = [threading.Thread(target=client, args=(gs, i)) for i, gs in enumerate(per_client)]
+    threads = [threading.Thread(target=client, args=(gs,)) for gs in per_client]
     for t in threads:
         t.start()
     for t in threads:
@@ -325,6 +338,7 @@ def bench_db(kind: str, args) -> dict | None:
                 for i in range(1, args.games + 1):
                     s.connection().execute(text("INSERT INTO bench_counter VALUES (:i, 0, '{}')"), {"i": i})
         games = setup_games(app, args.games)
+        plan_moves(games, per_game=int(args.seconds * 400 / args.games) + 20)
         port_app, port_bare = free_port(), free_port()
         procs.append(start_gunicorn("service:create_app()", env, port_app))
         procs.append(start_gunicorn("bench.service:bare_app()", env, port_bare))
