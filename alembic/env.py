@@ -11,6 +11,7 @@ from alembic import context
 from sqlalchemy import pool
 from sqlmodel import SQLModel
 
+import service.clock_models  # noqa: F401
 import service.models  # noqa: F401  (registers the tables)
 import service.outbox  # noqa: F401
 from service.db import make_engine

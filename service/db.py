@@ -69,6 +69,7 @@ def transaction(write: bool = False, app=None) -> Iterator[Session]:
 
 
 def create_all(app=None) -> None:
+    import service.clock_models  # noqa: F401
     import service.models  # noqa: F401  (register tables)
 
     try:

@@ -32,6 +32,8 @@ class GameRow(SQLModel, table=True):
     variant: str = Field(default="classic", max_length=32)
     options: dict = Field(default_factory=dict, sa_type=JSON)
     decision_hours: int = Field(default=48)
+    reminder_hours: list = Field(default_factory=lambda: [24, 4], sa_type=JSON)  # before the deadline
+    timeout_policy: str = Field(default="bot", max_length=8)  # bot | wait
     title: str = Field(default="", max_length=400)
     state: dict | None = Field(default=None, sa_type=JSON)
     version: int = Field(default=0, sa_column=Column(Integer, nullable=False, default=0))
@@ -60,7 +62,8 @@ class SeatRow(SQLModel, table=True):
     is_host: bool = False
     token_salt: str = Field(max_length=64)
     token_hash: str = Field(unique=True, max_length=64)
-    mail_pref: str = Field(default="every", max_length=16)  # every | off
+    mail_pref: str = Field(default="every", max_length=16)  # every | digest | off
+    tz: str | None = Field(default=None, max_length=64)  # IANA zone (asked at acceptance), None = host's
     created_at: datetime = Field(default_factory=utcnow)
 
 
