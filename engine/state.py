@@ -7,6 +7,7 @@ stores it and never renders it. Rendering goes through `engine.view` only.
 from __future__ import annotations
 
 import copy
+import marshal
 from typing import Any
 
 from . import cards
@@ -27,10 +28,18 @@ _FIELDS = (
 GAME_CLASSES: dict[str, type[Game]] = {"classic": Game}
 
 
+def clone(value: Any) -> Any:
+    """A deep copy of plain data (lists, dicts, str, int, bool, None). marshal does it in C, about ten
+    times faster than copy.deepcopy, which matters: the service loads and saves the state per move."""
+    try:
+        return marshal.loads(marshal.dumps(value))
+    except ValueError:  # something marshal cannot write: fall back to the general copy
+        return copy.deepcopy(value)
+
+
 def to_json(game: Game) -> dict[str, Any]:
     data: dict[str, Any] = {"schema": SCHEMA, "variant": game.variant}
-    for name in _FIELDS:
-        data[name] = copy.deepcopy(getattr(game, name))
+    data.update(clone({name: getattr(game, name) for name in _FIELDS}))
     data["tie_owed"] = sorted(game.tie_owed)
     data.update(game.extra_json() if hasattr(game, "extra_json") else {})
     return data
@@ -46,8 +55,9 @@ def from_json(data: dict[str, Any]) -> Game:
         raise StateError(f"unknown variant {data.get('variant')!r}")
     game = cls.__new__(cls)
     try:
+        fields = clone({name: data[name] for name in _FIELDS})
         for name in _FIELDS:
-            setattr(game, name, copy.deepcopy(data[name]))
+            setattr(game, name, fields[name])
         game.tie_owed = set(data["tie_owed"])
         game.n = len(game.names)
         if hasattr(game, "load_extra_json"):

@@ -127,15 +127,16 @@ class ActionGame(Game):
         return list(self.three)
 
     def extra_json(self) -> dict[str, Any]:
-        import copy
+        from ..state import clone
 
-        return {name: copy.deepcopy(getattr(self, name)) for name in EXTRA_FIELDS}
+        return clone({name: getattr(self, name) for name in EXTRA_FIELDS})
 
     def load_extra_json(self, data: dict[str, Any]) -> None:
-        import copy
+        from ..state import clone
 
+        extra = clone({name: data[name] for name in EXTRA_FIELDS})
         for name in EXTRA_FIELDS:
-            setattr(self, name, copy.deepcopy(data[name]))
+            setattr(self, name, extra[name])
         n = len(self.names)
         opts = validate_options(self.variant, self.options)
         try:
