@@ -14,6 +14,7 @@ from sqlmodel import SQLModel
 import service.clock_models  # noqa: F401
 import service.models  # noqa: F401  (registers the tables)
 import service.outbox  # noqa: F401
+import service.reply_models  # noqa: F401
 from service.db import make_engine
 
 config = context.config

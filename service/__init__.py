@@ -29,6 +29,8 @@ def _env_config(instance_path: str) -> dict:
         "MAIL_URL": mail_url,
         "MAIL_FROM": os.environ.get("MAIL_FROM", "SKYJO <skyjo@localhost>"),
         "SECRET_KEY": os.environ.get("SECRET_KEY") or None,
+        "MAIL_DOMAIN": os.environ.get("MAIL_DOMAIN") or None,  # reply addresses; default: MAIL_FROM's
+        "IMAP_URL": os.environ.get("IMAP_URL") or None,  # reply mailbox the worker polls
     }
 
 

@@ -103,3 +103,7 @@ def add_commands(subparsers) -> None:
     exp = subparsers.add_parser("export", help="print a game's record as JSON (`replay` reproduces it)")
     exp.add_argument("game", help="the game id (from its page address or the database)")
     exp.set_defaults(func=cmd_export)
+
+    from service import reply_service
+
+    reply_service.add_inbound_command(subparsers)  # `inbound-smtp`: reply mails play turns

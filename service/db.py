@@ -71,6 +71,7 @@ def transaction(write: bool = False, app=None) -> Iterator[Session]:
 def create_all(app=None) -> None:
     import service.clock_models  # noqa: F401
     import service.models  # noqa: F401  (register tables)
+    import service.reply_models  # noqa: F401
 
     try:
         import service.outbox  # noqa: F401

@@ -10,6 +10,7 @@ seat from one browser.
 from __future__ import annotations
 
 from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
@@ -85,7 +86,7 @@ def show(mail_id: int):
     headers = [(name, str(value)) for name, value in msg.items()]
     return render_template(
         "dev/mail_show.html", mail=row, headers=headers, text=row.text_body, has_html=row.html_body is not None,
-        newer=newer, older=older,
+        newer=newer, older=older, reply_to=(row.headers or {}).get("Reply-To"),
     )
 
 
@@ -117,6 +118,37 @@ def raw(mail_id: int):
     resp.headers["X-Content-Type-Options"] = "nosniff"
     resp.headers["Cache-Control"] = "no-store"
     return resp
+
+
+@devmail_bp.post("/<int:mail_id>/reply")
+def reply(mail_id: int):
+    """The reply box under a mail with a Reply-To (a turn mail): sends what was typed, as the
+    recipient's reply quoting the mail, through the same path as a reply received over SMTP/IMAP."""
+    from email.message import EmailMessage
+    from email.utils import formataddr, make_msgid
+
+    from service.reply_service import handle_inbound
+
+    with _session() as s:
+        row = _get_sent(s, mail_id)
+    reply_to = (row.headers or {}).get("Reply-To")
+    if not reply_to:
+        abort(404)
+    body = (request.form.get("body") or "").strip()
+    if not body:
+        abort(400)
+    msg = EmailMessage()
+    msg["From"] = formataddr((row.to_name or "", row.to_addr))
+    msg["To"] = reply_to
+    msg["Subject"] = "Re: " + row.subject
+    msg["Message-ID"] = make_msgid(domain="dev-mailbox.invalid")
+    msg["In-Reply-To"] = f"<{row.message_id.strip('<>')}>"
+    quoted = "\n".join("> " + line for line in (row.text_body or "").splitlines())
+    msg.set_content(f"{body}\n\n{_('On %(when)s, SKYJO wrote:', when=row.sent_at.strftime('%Y-%m-%d %H:%M'))}\n{quoted}\n")
+    handle_inbound(current_app._get_current_object(), msg.as_bytes())
+    if not current_app.config.get("MAIL_URL"):
+        deliver_due(app_engine(current_app), DevTransport())
+    return redirect(url_for("devmail.index", to=row.to_addr), code=303)
 
 
 @devmail_bp.post("/deliver")

@@ -23,15 +23,32 @@ def _thread(game: GameRow, seat: SeatRow) -> str:
     return f"game-{game.id}-{seat.position}"
 
 
-def _send(s, game: GameRow, seat: SeatRow, template: str, **ctx) -> None:
+def reply_to_of(game: GameRow, seat: SeatRow) -> str:
+    """The seat's secret reply address for a mail showing the game's current version."""
+    from service.replies import reply_address
+
+    return reply_address(tokens.mail_domain(), tokens.reply_token(game.id, seat.token_hash), game.version)
+
+
+def command_help() -> list[str]:
+    from engine.plans import COMMAND_HELP
+
+    return [_(line) for line in COMMAND_HELP.split("\n")]
+
+
+def _send(s, game: GameRow, seat: SeatRow, template: str, *, asks: bool = False, **ctx) -> None:
+    """`asks=True`: the mail asks the seat for a decision, so replying to it plays (Reply-To is the
+    seat's reply address with the game version, and the two lines of command help are shown)."""
     token = tokens.seat_token(seat.token_salt)
     ctx.update(game=game, seat=seat, token=token, r=render, seat_url=render.seat_url(token),
-               prefs_url=render.prefs_url(token), base_url=render.base_url())
+               prefs_url=render.prefs_url(token), base_url=render.base_url(),
+               reply_help=command_help() if asks else None)
     html = render_template(f"mail/{template}.html", **ctx)
     text = render_template(f"mail/{template}.txt", **ctx)
     queue_mail(s, to_addr=seat.email, to_name=seat.name, subject=game.title, text=text, html=html,
                game_id=None, seat=seat.seat if seat.seat is not None else seat.position,
-               thread_key=_thread(game, seat), unsubscribe_url=render.unsubscribe_url(token))
+               thread_key=_thread(game, seat), unsubscribe_url=render.unsubscribe_url(token),
+               reply_to=reply_to_of(game, seat) if asks else None)
 
 
 def invitation(s, game: GameRow, seat: SeatRow, host: SeatRow, seats: list[SeatRow]) -> None:
@@ -79,7 +96,21 @@ def decision_or_nothing(s, game: GameRow, seat: SeatRow, g: engine.Game, *, firs
         return
     view = engine.view(g, seat.seat)
     ctx = turn_context(game, seat, view)
-    _send(s, game, seat, "turn", events=events or [], round_over=round_over, first=first, **ctx)
+    _send(s, game, seat, "turn", asks=True, events=events or [], round_over=round_over, first=first, **ctx)
+
+
+def reply_answer(s, game: GameRow, seat: SeatRow, *, headline: str, details: list[str] | None = None,
+                 events: list[dict] | None = None, error: bool = False) -> None:
+    """The answer to a reply mail, always to the seat's stored address (never to the reply's From):
+    what was understood and done (or why nothing was done), the seat's own view of the board, and when
+    the seat owes a decision the move links, the legal moves and the command help (replying plays)."""
+    g = engine.Game.from_json(game.state) if game.state is not None else None
+    view = engine.view(g, seat.seat) if g is not None and seat.seat is not None else None
+    owes = bool(view) and g is not None and not g.is_over and any(p.seat == seat.seat for p in g.pending())
+    ctx = turn_context(game, seat, view) if owes else {"view": view, "groups": [], "deadline": None}
+    legal = sorted({m.text() for m in g.legal_moves(seat.seat)}) if owes and error else []
+    _send(s, game, seat, "answer", asks=owes, headline=headline, details=details or [],
+          events=events or [], legal=legal, error=error, **ctx)
 
 
 def after_move(s, game: GameRow, seats: list[SeatRow], pending_before: set[int], new: engine.Game,

@@ -71,6 +71,27 @@ def make_tick_job(session_factory, handlers, *, context: Callable | None = None,
     return job
 
 
+def with_reply_polling(app, job: Callable) -> Callable:
+    """The tick job, followed (when the app has IMAP_URL) by one pass over the reply mailbox: each
+    unseen mail goes through `reply_service.handle_inbound`. Errors are logged; the next run retries."""
+    if not app.config.get("IMAP_URL"):
+        return job
+
+    def job_and_replies():
+        report = job()
+        try:
+            from service.reply_service import poll_imap_once
+
+            n = poll_imap_once(app)
+            if n:
+                log.info("reply mailbox: %s mails handled", n)
+        except Exception:  # noqa: BLE001 - keep the scheduler alive; the next sweep retries
+            log.exception("reply mailbox poll failed")
+        return report
+
+    return job_and_replies
+
+
 def _scheduler(cls, job: Callable, interval: float):
     sched = cls(timezone=UTC, job_defaults={"coalesce": True, "max_instances": 1, "misfire_grace_time": None})
     sched.add_job(job, "interval", seconds=interval, id=JOB_ID, replace_existing=True,
@@ -105,7 +126,10 @@ def start_in_process(app_or_factory, handlers: clock.ClockHandlers | None = None
                 return None
             factory, context = app_or_factory, None
             interval = interval or DEFAULT_INTERVAL
-        sched = _scheduler(BackgroundScheduler, make_tick_job(factory, handlers, context=context), interval)
+        job = make_tick_job(factory, handlers, context=context)
+        if _is_app(app_or_factory):
+            job = with_reply_polling(app_or_factory, job)
+        sched = _scheduler(BackgroundScheduler, job, interval)
         sched.start()
         _in_process = sched
         atexit.register(stop_in_process)
@@ -131,7 +155,7 @@ def run_worker(database_url: str | None = None, interval: float = DEFAULT_INTERV
 
         app = create_app({"DATABASE_URL": database_url} if database_url else None)
     factory, handlers, context = _app_parts(app, handlers)
-    job = make_tick_job(factory, handlers, context=context)
+    job = with_reply_polling(app, make_tick_job(factory, handlers, context=context))
     if once:
         report = job()
         if mail:

@@ -47,6 +47,41 @@ def check_spectator(game_id: str, salt: str, token: str) -> bool:
     return hmac.compare_digest(spectator_token(game_id, salt), token)
 
 
+REPLY_MAC_BYTES = 16  # 128 bits: 26 base32 characters
+
+
+def reply_token(game_id: str, token_hash: str) -> str:
+    """The secret tag of a seat's reply address (`play+<tag>.<version>@domain`): the game id and
+    HMAC(SECRET_KEY, "reply:" + the seat's current token hash) in lowercase base32, so mail systems
+    that lowercase addresses keep it working, a database copy alone gives no working address, and
+    rotating the seat's links (a new token, a new hash) invalidates every old reply address."""
+    mac = hmac.new(_key(), f"reply:{token_hash}".encode(), hashlib.sha256).digest()[:REPLY_MAC_BYTES]
+    return f"{game_id}-" + base64.b32encode(mac).decode().rstrip("=").lower()
+
+
+def split_reply_token(tag: str) -> tuple[str, str] | None:
+    """`<game id>-<mac>` (any case) -> (game id, mac) in lowercase, or None."""
+    game_id, sep, mac = (tag or "").lower().partition("-")
+    if not sep or not (1 <= len(game_id) <= 24) or len(mac) != 26 or not mac.isalnum():
+        return None
+    return game_id, mac
+
+
+def check_reply_token(tag: str, game_id: str, token_hash: str) -> bool:
+    return hmac.compare_digest(reply_token(game_id, token_hash), (tag or "").lower())
+
+
+def mail_domain() -> str:
+    """The domain of reply addresses: MAIL_DOMAIN, else the domain of MAIL_FROM."""
+    from email.utils import parseaddr
+
+    domain = current_app.config.get("MAIL_DOMAIN")
+    if not domain:
+        addr = parseaddr(str(current_app.config.get("MAIL_FROM") or ""))[1]
+        domain = addr.rpartition("@")[2] if "@" in addr else "localhost"
+    return str(domain).strip().lower().rstrip(".")
+
+
 def looks_like_token(token: str) -> bool:
     return 20 <= len(token) <= 64 and all(c.isalnum() or c in "-_" for c in token)
 

@@ -308,6 +308,14 @@ def play(s: Session, token: str, slug: str, expected_version: int, *, form_game:
             events.extend(with_text(e, new.names) for e in new.play(seat.seat, m))
     except (engine.IllegalMove, engine.MoveParseError) as exc:
         raise Conflict(str(exc), game=game, seat=seat) from exc
+    save_moves(s, game, seat, before_version, new, moves, pending_before, events)
+    return Played(game, seat, moves, events)
+
+
+def save_moves(s: Session, game: GameRow, seat: SeatRow, before_version: int, new: engine.Game,
+               moves: list[str], pending_before: set[int], events: list[dict]) -> None:
+    """The shared tail of every applied decision (link POST, plan form, reply mail): the conditional
+    version UPDATE, one MoveRow per step, then the mails (and the clock) in the same transaction."""
     now = utcnow()
     new_state = new.to_json()
     new_status = "finished" if new.is_over else "active"
@@ -328,7 +336,49 @@ def play(s: Session, token: str, slug: str, expected_version: int, *, form_game:
                       created_at=now))
     s.flush()
     mails.after_move(s, game, seats_of(s, game.id), pending_before, new, seat.seat, events)
-    return Played(game, seat, moves, events)
+
+
+@dataclass
+class PlanPlayed(Played):
+    plan_text: str = ""
+
+
+def play_plan_for(s: Session, seat: SeatRow, game: GameRow, text: str, expected_version: int) -> PlanPlayed:
+    """Apply a whole turn written as a plan (`draw: if 4 or less swap B2, else flip C3`) for a seat
+    already identified (reply address or link token), exactly once and all-or-nothing. Raises
+    Conflict (with `stale=True` when the game moved on since `expected_version`) or Invalid with a
+    message for the player; nothing is applied then. Messages never name the drawn card."""
+    from engine.plans import parse_plan
+
+    reason = stale_reason(s, game, seat, [], expected_version, check_legal=False)
+    if reason:
+        raise Conflict(reason, game=game, seat=seat, stale=True)
+    if not (text or "").strip():
+        raise Invalid(_("No move found: write your move on the first line, e.g. “draw swap B2”."),
+                      game=game, seat=seat)
+    g = load_engine_game(game)
+    before_version = g.version
+    if before_version != game.version:
+        raise RuntimeError("stored version and engine version disagree")
+    pending_before = {p.seat for p in g.pending()}
+    try:
+        plan = parse_plan(g, seat.seat, text)
+        steps = plan.apply(g, seat.seat)  # validated first; all-or-nothing on this private copy
+    except engine.EngineError as exc:
+        raise Invalid(str(exc), game=game, seat=seat) from exc
+    moves = [m.text() for m, _events in steps]
+    events = [e for _m, evs in steps for e in evs]
+    save_moves(s, game, seat, before_version, g, moves, pending_before, events)
+    return PlanPlayed(game, seat, moves, events, plan_text=plan.text())
+
+
+def play_plan(s: Session, token: str, text: str, expected_version: int, *, form_game: str | None = None,
+              form_seat: int | None = None) -> PlanPlayed:
+    """The whole-turn form of the web board (same checks as a move link's POST)."""
+    seat, game = seat_by_token(s, token)
+    if form_game is not None and (form_game != game.id or form_seat != seat.seat):
+        raise Invalid(_("This form does not belong to this game."))
+    return play_plan_for(s, seat, game, text, expected_version)
 
 
 def export_record(s: Session, game_id: str) -> dict:

@@ -144,6 +144,25 @@ def _play(token: str, slug: str, texts: list[str]):
     return redirect(render.seat_path(token), code=303)
 
 
+@bp.post("/s/<token>/plan")
+def plan(token: str):
+    """The whole-turn form of the board: the same plans as a reply mail, applied all-or-nothing."""
+    form = request.form
+    version = form.get("version", type=int)
+    if version is None or not form.get("game") or form.get("seat", type=int) is None:
+        abort(400)
+    try:
+        with transaction(write=True) as s:
+            played = usecases.play_plan(s, token, form.get("plan", ""), version, form_game=form.get("game"),
+                                        form_seat=form.get("seat", type=int))
+    except Conflict as exc:
+        return _seat_page(token, message=exc.message, status=409)
+    except usecases.Invalid as exc:
+        return _seat_page(token, message=exc.message, status=400)
+    flash(_("Done: %(what)s", what=played.plan_text))
+    return redirect(render.seat_path(token), code=303)
+
+
 @bp.post("/s/<token>/accept")
 def accept(token: str):
     with transaction(write=True) as s:

@@ -1,0 +1,185 @@
+"""Playing by replying: every received mail goes through `handle_inbound(app, raw)`.
+
+Transports (all hand raw bytes over): the built-in SMTP receiver (`skyjo-pbem inbound-smtp`), IMAP
+polling in the worker's tick (`IMAP_URL`, see `service.scheduler`), and the dev mailbox's reply box.
+
+What happens to a mail, in one write transaction:
+1. `replies.read_reply`: auto-replies, bounces, lists and our own mail are logged and dropped;
+2. its Message-ID is recorded (`inbound_reply`, insert-or-nothing): a mail seen before is dropped;
+3. the seat is found from the secret reply address (`play+<game>-<mac>.<version>@domain`, any case);
+   an unknown or rotated address is dropped (there is nobody to answer: never the forgeable From);
+4. the command text is read as a whole-turn plan (`engine.plans`) and applied all-or-nothing through
+   the same path as a link POST (`usecases.play_plan_for` -> `usecases.save_moves`);
+5. every reply from a known seat gets an answer mail to the seat's stored address: what was
+   understood and done with the new board, or why nothing was done, the legal moves and the help.
+
+Nothing secret is logged: no tokens, addresses or mail text, only reasons and the game id.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+
+from flask import current_app
+from flask_babel import gettext as _
+from sqlalchemy import update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlmodel import Session, select
+
+from service import mails, tokens, usecases
+from service.db import transaction
+from service.models import GameRow, SeatRow
+from service.replies import REPLY_LOCAL_PART, InboundReply, read_reply
+from service.reply_models import InboundReplyRow
+
+log = logging.getLogger(__name__)
+
+MAX_ECHO_CHARS = 300
+
+
+def _is_app(obj) -> bool:
+    return hasattr(obj, "extensions") and hasattr(obj, "app_context")
+
+
+def our_addresses(app) -> list[str]:
+    domain = tokens.mail_domain()
+    return [a for a in (app.config.get("MAIL_FROM"), f"{REPLY_LOCAL_PART}@{domain}") if a]
+
+
+def handle_inbound(app_or_none, raw: bytes) -> str:
+    """Process one received mail (see the module docstring). Returns what happened (for logs and
+    tests): ignored | no-address | duplicate | unknown | applied | refused | stale | closed.
+    Raises only on a failure worth retrying (database down): the SMTP receiver then answers 451 and
+    IMAP flags the message; nothing was recorded, so the retry is processed normally."""
+    app = app_or_none if _is_app(app_or_none) else current_app._get_current_object()  # type: ignore[attr-defined]
+    with app.app_context():
+        r = read_reply(raw, tokens.mail_domain(), our_addresses(app))
+        if r.ignore:
+            log.info("reply mail ignored: %s", r.ignore)
+            return "ignored"
+        if not r.tokens:
+            log.info("reply mail dropped: not addressed to a reply address")
+            return "no-address"
+        with transaction(write=True) as s:
+            if not _record_once(s, r.key):
+                log.info("reply mail dropped: already processed")
+                return "duplicate"
+            found = _find_seat(s, r.tokens)
+            if found is None:
+                _note(s, r.key, None, None, "unknown")
+                log.info("reply mail dropped: unknown or replaced reply address")
+                return "unknown"
+            seat, game, tag = found
+            # the version read from the address belongs to the first reply address only
+            outcome = _apply(s, seat, game, r, r.version if tag == r.tokens[0] else None)
+            _note(s, r.key, game.id, seat.seat, outcome)
+            log.info("reply mail for game %s seat %s: %s", game.id, seat.seat, outcome)
+        from service.outbox import wake_background_sender
+
+        wake_background_sender(app)
+        return outcome
+
+
+def _record_once(s: Session, key: str) -> bool:
+    """Insert the mail's key unless it is there already; True when this is the first time."""
+    dialect = s.get_bind().dialect.name
+    values = {"key": key[:255], "outcome": "", "received_at": InboundReplyRow().received_at}
+    if dialect == "postgresql":
+        stmt = postgresql.insert(InboundReplyRow).values(**values).on_conflict_do_nothing(index_elements=["key"])
+    elif dialect == "sqlite":
+        stmt = sqlite.insert(InboundReplyRow).values(**values).on_conflict_do_nothing(index_elements=["key"])
+    else:  # pragma: no cover - only SQLite and PostgreSQL are supported
+        if s.exec(select(InboundReplyRow).where(InboundReplyRow.key == key[:255])).first():
+            return False
+        s.add(InboundReplyRow(**values))
+        s.flush()
+        return True
+    # RETURNING, not rowcount: psycopg reports -1 for INSERT .. ON CONFLICT DO NOTHING
+    return s.connection().execute(stmt.returning(InboundReplyRow.id)).first() is not None
+
+
+def _note(s: Session, key: str, game_id: str | None, seat: int | None, outcome: str) -> None:
+    s.connection().execute(update(InboundReplyRow).where(InboundReplyRow.key == key[:255])
+                           .values(game_id=game_id, seat=seat, outcome=outcome))
+
+
+def _find_seat(s: Session, tags: list[str]) -> tuple[SeatRow, GameRow, str] | None:
+    for tag in tags:
+        parts = tokens.split_reply_token(tag)
+        if parts is None:
+            continue
+        game = s.get(GameRow, parts[0])
+        if game is None:
+            continue
+        for seat in usecases.seats_of(s, game.id):
+            if tokens.check_reply_token(tag, game.id, seat.token_hash):
+                return seat, game, tag
+    return None
+
+
+def _apply(s: Session, seat: SeatRow, game: GameRow, r: InboundReply, version: int | None) -> str:
+    text = r.commands.text
+    wrote = text if len(text) <= MAX_ECHO_CHARS else text[:MAX_ECHO_CHARS] + "…"
+    if version is None:
+        mails.reply_answer(s, game, seat, headline=_("Not applied: the game moved on since the mail you "
+                                                      "answered. Here is the current board."))
+        return "stale"
+    try:
+        played = usecases.play_plan_for(s, seat, game, text, version)
+    except usecases.Conflict as exc:
+        if exc.context.get("stale") and game.status == "active":
+            mails.reply_answer(s, game, seat, headline=_("Not applied: the game moved on since the mail you "
+                                                          "answered. Here is the current board."),
+                               details=[exc.message])
+            return "stale"
+        mails.reply_answer(s, game, seat, headline=_("Not applied."), details=[exc.message])
+        return "closed" if game.status != "active" else "stale"
+    except usecases.UseCaseError as exc:
+        details = [_("You wrote: %(text)s", text=wrote)] if wrote else []
+        details.append(exc.message)
+        mails.reply_answer(s, game, seat, headline=_("Not applied: your reply could not be played."),
+                           details=details, error=True)
+        return "refused"
+    mails.reply_answer(s, game, seat, headline=_("Understood: %(plan)s", plan=played.plan_text),
+                       details=[_("Done: %(what)s", what=", ".join(played.moves))], events=played.events)
+    return "applied"
+
+
+# ---------------------------------------------------------------------------------------------------
+# `skyjo-pbem inbound-smtp`
+
+
+def cmd_inbound_smtp(args: argparse.Namespace) -> int:
+    from service import create_app
+    from service.inbound import serve_smtp
+    from service.outbox import start_background_sender
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    app = create_app()
+    with app.app_context():
+        domain = tokens.mail_domain()
+    start_background_sender(app, use_reloader=False)  # answers go out from this process too
+    log.info("inbound SMTP for replies to play+…@%s on %s:%s", domain, args.host, args.port)
+    serve_smtp(lambda raw: handle_inbound(app, raw), host=args.host, port=args.port,
+               accept_domains=None if args.any_domain else [domain])
+    return 0
+
+
+def add_inbound_command(subparsers) -> None:
+    p = subparsers.add_parser("inbound-smtp", help="receive reply mails over SMTP (point the MX of "
+                                                   "MAIL_DOMAIN here); each reply plays a turn")
+    p.add_argument("--port", type=int, required=True)
+    p.add_argument("--host", default="0.0.0.0")
+    p.add_argument("--any-domain", action="store_true", help="accept recipients of any domain")
+    p.set_defaults(func=cmd_inbound_smtp)
+
+
+def poll_imap_once(app) -> int:
+    """One IMAP pass (`IMAP_URL`), each message through `handle_inbound`; 0 when IMAP_URL is unset."""
+    url = app.config.get("IMAP_URL")
+    if not url:
+        return 0
+    from service.inbound import poll_imap
+
+    return poll_imap(url, lambda raw: handle_inbound(app, raw))
