@@ -428,7 +428,8 @@ _TAG = re.compile(r"^([A-Za-z0-9_-]{1,200})(?:\.(\d{1,9}))?$")
 def reply_address(domain: str, token: str, version: int | None = None, local: str = REPLY_LOCAL_PART) -> str:
     """The seat's secret reply address for a turn mail: `play+<token>@<domain>`, or with the game
     version the mail shows, `play+<token>.<version>@<domain>`, so a reply to an old turn mail is
-    recognised as stale without any lookup (tokens are base64url: they never contain a dot)."""
+    recognised as stale without any lookup. The service's tags are `<game id>-<lowercase base32
+    HMAC>` (`tokens.reply_token`): no dot, and unchanged by mail systems that lowercase addresses."""
     if not _TAG.match(token) or "." in token:
         raise ValueError("a seat token is base64url text")
     tag = token if version is None else f"{token}.{int(version)}"
@@ -437,7 +438,8 @@ def reply_address(domain: str, token: str, version: int | None = None, local: st
 
 def parse_reply_address(addr: str, domain: str, local: str = REPLY_LOCAL_PART) -> tuple[str, int | None] | None:
     """`play+<token>[.<version>]@<domain>` (any display name; domain and `play` in any case; the token
-    case-sensitive) -> (token, version or None); anything else -> None."""
+    as written: the service compares its lowercase tags case-insensitively) -> (token, version or
+    None); anything else -> None."""
     if not addr or not domain:
         return None
     _, a = parseaddr(addr)

@@ -490,3 +490,11 @@ def test_reply_address_carries_the_version() -> None:
     r = read_reply(mail("draw", to=f"SKYJO <{addr}>").as_bytes(), DOMAIN, [US])
     assert r.tokens == ["Tk3n_9xQ"] and r.version == 37
     assert read_reply(mail("draw").as_bytes(), DOMAIN, [US]).version is None
+
+
+def test_service_reply_tags_survive_lowercasing_and_uppercasing() -> None:
+    tag = "0a1b2c3d4e5f-abcdefghijklmnopqrstuvwxyz"  # <game id>-<base32 HMAC>, as tokens.reply_token makes
+    addr = reply_address(DOMAIN, tag, 5)
+    assert addr == addr.lower()
+    assert parse_reply_address(addr.upper(), DOMAIN) == (tag.upper(), 5)  # the service lowercases it
+    assert parse_reply_address(addr, DOMAIN) == (tag, 5)

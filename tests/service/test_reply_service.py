@@ -341,14 +341,57 @@ def test_web_board_whole_turn_form(app, client):
 
 @pytest.mark.parametrize("body", ["draw", "take"])
 def test_single_moves_wait_for_the_next_mail(app, client, body):
-    """`draw` alone is one decision: the answer shows the drawn card to the drawer only, and the
-    follow-up turn mail asks for the rest (replying to it finishes the turn)."""
+    """`draw` (or `take`) alone is one decision: the answer shows the card to its holder only, and the
+    next mail asks for the rest (replying to it finishes the turn)."""
     game, player = _to_turn(app, client)
+    other = next(r for r in h.seats(app, game.id) if r.id != player.id)
     mail = latest_reply_mail(app, player.email)
-    outcome = reply_service.handle_inbound(app, reply_to(mail, body))
-    if body == "take":
-        assert outcome in ("applied", "refused")
-        return
-    assert outcome == "applied"
+    since = last_id(app)
+    assert reply_service.handle_inbound(app, reply_to(mail, body)) == "applied"
+    new = h.mails(app, since)
+    assert new and all(m.to_addr == player.email for m in new)  # nobody else hears of the card
+    assert any("holds the" in m.text_body for m in new)
+    g = engine.Game.from_json(h.game_state(app, game.id)[1])
+    held = engine.view(g, other.seat).get("held")
+    if body == "draw":
+        assert held is None or held.get("value") is None  # the other seat's view hides a drawn card
     nxt = latest_reply_mail(app, player.email)
     assert reply_service.handle_inbound(app, reply_to(nxt, "swap A1")) == "applied"
+    assert other.email in {m.to_addr for m in h.mails(app, since)}  # now it is their turn
+
+_WORDS = ["draw", "take", "swap", "flip", "reveal", "if", "else", "or", "less", "more", "B2", "C3", "A1", "D4",
+          "Z9", "4", "-2", "13", ":", ",", "\n", "then", "and", "between", "star", "ÅÄÖ", "> quoted", "--"]
+
+
+def test_random_and_mutated_replies_never_crash_and_never_apply_invalid_text(app, client):
+    """200 random or mutated reply bodies through the whole service: each is applied as a whole or
+    answered with an error, never half-applied, never a crash."""
+    game, player = _to_turn(app, client)
+    rng = random.Random(2026)
+    outcomes = []
+    for i in range(200):
+        _v, state, status = h.game_state(app, game.id)
+        if status == "finished":
+            break
+        g = engine.Game.from_json(state)
+        seat = g.pending()[0].seat
+        row = next(r for r in h.seats(app, game.id) if r.seat == seat)
+        body = _plan_for(g, seat, rng)
+        kind = rng.randrange(4)
+        if kind == 1:
+            body = " ".join(rng.choice(_WORDS) for _ in range(rng.randrange(1, 9)))
+        elif kind == 2:
+            p = rng.randrange(len(body) + 1)
+            body = body[:p] + rng.choice(_WORDS) + body[p + rng.randrange(3):]
+        elif kind == 3:
+            body = "".join(chr(rng.randrange(32, 0x2FF)) for _ in range(rng.randrange(0, 40)))
+        v = version_of(app, game.id)
+        before = h.game_state(app, game.id)[1]
+        out = reply_service.handle_inbound(app, reply_to(latest_reply_mail(app, row.email), body, mid=f"<fz{i}@x>"))
+        outcomes.append(out)
+        assert out in ("applied", "refused"), (body, out)
+        if out == "refused":
+            assert version_of(app, game.id) == v and h.game_state(app, game.id)[1] == before
+        else:
+            assert version_of(app, game.id) > v
+    assert outcomes.count("applied") > 20 and outcomes.count("refused") > 20
