@@ -54,6 +54,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from service.outbox import start_background_sender
 
     start_background_sender(app, use_reloader=args.debug)
+    from service import scheduler
+
+    scheduler.start_in_process(app, use_reloader=args.debug)  # the clock; not in the reloader's watcher
     where = app.config["BASE_URL"]
     print(f"skyjo-pbem: serving on {where}  (database: {app.config['DATABASE_URL'].split('@')[-1]})",
           file=sys.stderr)
@@ -99,6 +102,10 @@ def add_commands(subparsers) -> None:
     dbsub = dbp.add_subparsers(dest="db_command", required=True)
     up = dbsub.add_parser("upgrade", help="migrate the database (DATABASE_URL) to the newest schema")
     up.set_defaults(func=cmd_db_upgrade)
+
+    from service import scheduler
+
+    scheduler.add_worker_command(subparsers)  # `worker`: the clock (and mail) for multi-process deployments
 
     exp = subparsers.add_parser("export", help="print a game's record as JSON (`replay` reproduces it)")
     exp.add_argument("game", help="the game id (from its page address or the database)")

@@ -183,3 +183,164 @@ class ServiceClockHandlers:
                    text=head + "\n\n" + "\n".join(parts_text),
                    html=f"<p>{escape(head)}</p>" + "".join(parts_html),
                    thread_key=f"digest-{seat_clocks[0].address}", now=now)
+
+
+# ---------------------------------------------------------------------------------------------------
+# What players see (board page, turn mails) and the page actions of the clock
+
+
+def zone_choices() -> list[str]:
+    """IANA zone names for the time-zone selects (UTC first)."""
+    return _ZONES
+
+
+def _all_zones() -> list[str]:
+    from zoneinfo import available_timezones
+
+    names = sorted(z for z in available_timezones() if "/" in z and not z.startswith(("Etc/", "SystemV/")))
+    return ["UTC"] + names
+
+
+_ZONES = _all_zones()
+
+
+def local_text(t: datetime, tz: str | None) -> str:
+    """A naive-UTC time in the viewer's zone, with the zone named: `2026-12-02 14:00 (Europe/Berlin)`."""
+    return _when(t, tz or "UTC")
+
+
+def viewer_zone(status: dict, seat_row: SeatRow | None) -> str:
+    if seat_row is not None and seat_row.seat is not None and seat_row.seat in status:
+        return status[seat_row.seat]["tz"]
+    tz = getattr(seat_row, "tz", None) if seat_row is not None else None
+    return tz if tz and clock.valid_zone(tz) else "UTC"
+
+
+def deadline_text(s: Session, game: GameRow, seat_row: SeatRow, now: datetime | None = None,
+                  status: dict | None = None) -> str | None:
+    """The seat's own deadline as a sentence in its zone (turn mails, its board), or None."""
+    if seat_row.seat is None or game.status != "active":
+        return None
+    status = status if status is not None else clock.board_status(s, game.id, now)
+    mine = status.get(seat_row.seat)
+    if mine and mine["bot_played"]:
+        return _("The computer is playing for you until you act again: open any link of ours or your "
+                 "board page and make a move (or change a setting) to take over.")
+    if not mine or not mine["deadlines"]:
+        return None
+    tz = mine["tz"]
+    due = min(t for _k, t in mine["deadlines"])
+    if mine["vacation_until"]:
+        return _("You are on vacation until %(until)s; then please decide by %(when)s.",
+                 until=local_text(mine["vacation_until"], tz), when=local_text(due, tz))
+    if mine["policy"] == "wait":
+        return _("Please decide by %(when)s (the game waits for you).", when=local_text(due, tz))
+    return _("Please decide by %(when)s, or the computer will play this decision for you.",
+             when=local_text(due, tz))
+
+
+def others_notes(s: Session, game: GameRow, seats: list[SeatRow], viewer: SeatRow | None,
+                 now: datetime | None = None, status: dict | None = None) -> list[str]:
+    """Lines about the other players' clocks, in the viewer's zone: vacations, bot play, and when
+    the decisions they owe are due."""
+    if game.status != "active":
+        return []
+    status = status if status is not None else clock.board_status(s, game.id, now)
+    tz = viewer_zone(status, viewer)
+    lines = []
+    for r in seats:
+        if r.seat is None or (viewer is not None and r.seat == viewer.seat) or r.seat not in status:
+            continue
+        st = status[r.seat]
+        if st["vacation_until"]:
+            lines.append(_("%(name)s is on vacation until %(until)s.", name=r.name,
+                           until=local_text(st["vacation_until"], tz)))
+        if st["bot_played"]:
+            lines.append(_("%(name)s's decisions are played by the computer until they act again.",
+                           name=r.name))
+        elif st["deadlines"] and not st["vacation_until"]:
+            lines.append(_("%(name)s has until %(when)s to decide.", name=r.name,
+                           when=local_text(min(t for _k, t in st["deadlines"]), tz)))
+    return lines
+
+
+def timeout_notes(s: Session, game: GameRow, seats: list[SeatRow], mover: int) -> tuple[str, str | None, bool]:
+    """While the clock plays for `mover`: the line the mails of this move show; for the mover, the
+    line that tells how to take over again when the seat has just become played by the computer; and
+    whether the seat was played by the computer already (then the mover is not told again)."""
+    name = next((r.name for r in seats if r.seat == mover), "?")
+    sc = clock.seat_clock(s, game.id, mover)
+    count = sc.consecutive_timeouts if sc is not None else 0
+    already = bool(sc is not None and sc.bot_played and count > clock.BOT_PLAYED_AFTER)
+    if sc is not None and sc.bot_played:
+        everyone = _("The computer made this decision for %(name)s (it plays for them until they act again).",
+                     name=name)
+    else:
+        everyone = _("%(name)s's time ran out: the computer made this decision for them.", name=name)
+    back = None
+    if sc is not None and sc.bot_played and count == clock.BOT_PLAYED_AFTER:
+        back = _("You missed %(n)s deadlines in a row, so the computer plays for you from now on. To take "
+                 "over again, open any link of ours or your board page and make a move or change a "
+                 "setting.", n=clock.BOT_PLAYED_AFTER)
+    return everyone, back, already
+
+
+def _owned(s: Session, token: str) -> tuple[SeatRow, GameRow]:
+    from service import usecases
+
+    seat, game = usecases.seat_by_token(s, token)
+    if game.status != "active" or seat.seat is None:
+        raise usecases.Conflict(_("This is only possible while the game is running."), game=game, seat=seat)
+    return seat, game
+
+
+def start_vacation(s: Session, token: str, days: int, now: datetime | None = None) -> datetime:
+    """The board's vacation form: pause the seat's deadlines for `days` days (1..14 in total per
+    game). Returns the end (naive UTC). ClockError (too much vacation) -> 400 for the page."""
+    from datetime import timedelta
+
+    from service import usecases
+
+    if not isinstance(days, int) or not 1 <= days <= 14:
+        raise usecases.Invalid(_("A vacation lasts from 1 to 14 days."))
+    seat, game = _owned(s, token)
+    now = now or clock.utcnow()
+    until = now + timedelta(days=days)
+    try:
+        clock.set_vacation(s, game.id, seat.seat, until, now)
+    except clock.ClockError as exc:
+        left = clock.vacation_left(clock.seat_clock(s, game.id, seat.seat), now)
+        raise usecases.Invalid(_("At most 14 days of vacation per game; %(days)s days left.",
+                                 days=round(left.total_seconds() / 86400, 1)), clock_error=str(exc)) from exc
+    return until
+
+
+def stop_vacation(s: Session, token: str, now: datetime | None = None) -> None:
+    seat, game = _owned(s, token)
+    clock.end_vacation(s, game.id, seat.seat, now)
+    player_acted(s, game, seat, now)
+
+
+def host_play_now(s: Session, token: str, seat_no: int, now: datetime | None = None) -> str:
+    """The host's "play for them now" (games with policy `wait`): the seat's owed decisions are
+    played by the computer at the next sweep. Returns the player's name."""
+    from service import usecases
+
+    host, game = _owned(s, token)
+    if not host.is_host:
+        raise usecases.Forbidden(_("Only the host can do this."))
+    if getattr(game, "timeout_policy", "bot") != "wait":
+        raise usecases.Conflict(_("In this game the computer plays for late players by itself."))
+    target = _seat_row(s, game.id, seat_no)
+    if target is None or target.seat == host.seat:
+        raise usecases.Invalid(_("No such player in this game."))
+    player_acted(s, game, host, now)
+    if clock.play_now(s, game.id, target.seat, now) == 0:
+        raise usecases.Conflict(_("%(name)s owes no decision right now.", name=target.name))
+    return target.name
+
+
+def mirror_mail_pref(s: Session, game: GameRow, seat: SeatRow, now: datetime | None = None) -> None:
+    """`seat.mail_pref` changed: the clock's copy follows (reminders, digests)."""
+    if seat.seat is not None and game.state is not None:
+        clock.set_seat_settings(s, game.id, seat.seat, now=now, address=seat.email, mail_pref=seat.mail_pref)

@@ -8,6 +8,8 @@ from wtforms import BooleanField, FieldList, FormField, IntegerField, SelectFiel
 from wtforms.validators import Email, InputRequired, Length, NumberRange, Optional, ValidationError
 
 import engine
+from service.clock import valid_zone
+from service.clock_service import zone_choices
 
 MAX_OTHERS = 7
 
@@ -70,8 +72,40 @@ class _NewGameBase(FlaskForm):
     players = FieldList(FormField(PlayerForm), min_entries=MAX_OTHERS, max_entries=MAX_OTHERS)
     variant = SelectField(_l("Variant"), default="classic",
                           choices=[(v, VARIANT_LABELS.get(v, v)) for v in engine.options.VARIANT_OPTIONS])
-    decision_hours = IntegerField(_l("Time per decision (hours)"), default=48,
-                                  validators=[InputRequired(), NumberRange(1, 24 * 30)])
+    decision_hours = IntegerField(_l("Time per decision (hours)"), default=48, validators=[
+        InputRequired(message=_l("Give the time per decision in hours.")),
+        NumberRange(1, 24 * 14, message=_l("From 1 hour to 14 days (336 hours)."))])
+    reminder_hours = StringField(_l("Reminders (hours before the deadline, comma-separated)"), default="24, 4",
+                                 validators=[Optional(), Length(max=60)])
+    timeout_policy = SelectField(_l("When time runs out"), default="bot", choices=[
+        ("bot", _l("the computer makes the decision and the game goes on")),
+        ("wait", _l("wait (reminders only; the host can let the computer play)"))])
+    host_tz = SelectField(_l("Your time zone"), default="UTC", choices=[(z, z) for z in zone_choices()],
+                          validate_choice=False)
+
+    def validate_host_tz(self, field):
+        if not field.data or not valid_zone(field.data):
+            raise ValidationError(_l("Unknown time zone."))
+
+    def validate_reminder_hours(self, field):
+        try:
+            hours = self.reminders()
+        except ValueError:
+            raise ValidationError(_l("Write hours as numbers separated by commas, e.g. 24, 4.")) from None
+        if len(hours) > 6:
+            raise ValidationError(_l("At most 6 reminders."))
+        limit = self.decision_hours.data or 0
+        if any(h <= 0 or (limit and h >= limit) for h in hours):
+            raise ValidationError(_l("Each reminder must be more than 0 hours and less than the time per "
+                                     "decision before the deadline."))
+
+    def reminders(self) -> list[float]:
+        """The reminder offsets in hours (descending); ValueError when not numbers."""
+        raw = (self.reminder_hours.data or "").replace(";", ",")
+        hours = [float(p) for p in raw.split(",") if p.strip()]
+        if any(h != h or h in (float("inf"), float("-inf")) for h in hours):
+            raise ValueError("not a number")
+        return sorted({int(h) if h == int(h) else h for h in hours}, reverse=True)
 
     def validate_players(self, field):
         entries = [(p.form.name.data or "").strip() for p in field.entries]

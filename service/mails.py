@@ -87,16 +87,35 @@ def turn_context(game: GameRow, seat: SeatRow, view: dict) -> dict:
         for opt in g["options"]:
             opt["url"] = render.move_url(token, opt["slug"], view["version"])
     deadline = game.updated_at + timedelta(hours=game.decision_hours)
-    return {"view": view, "groups": groups, "deadline": deadline}
+    return {"view": view, "groups": groups, "deadline": deadline, **clock_context(game, seat)}
+
+
+def clock_context(game: GameRow, seat: SeatRow) -> dict:
+    """The clock's lines for a mail to `seat`, in its zone: its own deadline (`deadline_text`) and
+    the others' vacations / bot play / deadlines (`clock_notes`)."""
+    from sqlalchemy.orm import object_session
+
+    from service import clock, clock_service, usecases
+
+    s = object_session(game)
+    if s is None or game.status != "active":
+        return {"deadline_text": None, "clock_notes": []}
+    status = clock.board_status(s, game.id)
+    return {"deadline_text": clock_service.deadline_text(s, game, seat, status=status),
+            "clock_notes": clock_service.others_notes(s, game, usecases.seats_of(s, game.id), seat,
+                                                      status=status)}
 
 
 def decision_or_nothing(s, game: GameRow, seat: SeatRow, g: engine.Game, *, first: bool = False,
-                        events: list[dict] | None = None, round_over: dict | None = None) -> None:
-    if seat.mail_pref == "off" or seat.seat is None:
+                        events: list[dict] | None = None, round_over: dict | None = None,
+                        clock_note: str | None = None) -> None:
+    """The turn mail; none for `off`, and none for `digest` (the daily digest lists the game)."""
+    if seat.mail_pref in {"off", "digest"} or seat.seat is None:
         return
     view = engine.view(g, seat.seat)
     ctx = turn_context(game, seat, view)
-    _send(s, game, seat, "turn", asks=True, events=events or [], round_over=round_over, first=first, **ctx)
+    _send(s, game, seat, "turn", asks=True, events=events or [], round_over=round_over, first=first,
+          clock_note=clock_note, **ctx)
 
 
 def reply_answer(s, game: GameRow, seat: SeatRow, *, headline: str, details: list[str] | None = None,
@@ -115,20 +134,43 @@ def reply_answer(s, game: GameRow, seat: SeatRow, *, headline: str, details: lis
 
 def after_move(s, game: GameRow, seats: list[SeatRow], pending_before: set[int], new: engine.Game,
                mover: int, events: list[dict]) -> None:
-    """Mail every seat that now owes a new decision; round-over and game-over mails to everybody."""
+    """Mail every seat that now owes a new decision; round-over and game-over mails to everybody.
+    When the clock played for `mover` (timeout), these mails say so, and the mover is told too."""
+    from service import clock_service
+
     playing = [r for r in seats if r.seat is not None and r.status == "accepted"]
     after = {p.seat for p in new.pending()}
     round_done = any(e.get("type") == "round_end" for e in events)
+    clock_note = back_note = None
+    tell_mover = False
+    if clock_service.played_by_clock():
+        if not new.is_over and any(p.seat == mover and p.kind == "place_drawn" for p in new.pending()):
+            return  # the computer drew for a late player and places the card at once (next step)
+        clock_note, back_note, already = clock_service.timeout_notes(s, game, seats, mover)
+        tell_mover = bool(back_note) or not already
+    mailed = set()
     if new.is_over:
         for r in playing:
             if r.mail_pref != "off":
-                _send(s, game, r, "game_over", view=engine.view(new, r.seat), events=events)
+                _send(s, game, r, "game_over", view=engine.view(new, r.seat), events=events,
+                      clock_note=clock_note)
         return
     for r in playing:
         owes_new = r.seat in after and (r.seat == mover or r.seat not in pending_before or round_done)
         if owes_new:
             round_over = engine.view(new, r.seat)["rounds"][-1] if round_done else None
-            decision_or_nothing(s, game, r, new, events=events, round_over=round_over)
+            decision_or_nothing(s, game, r, new, events=events, round_over=round_over, clock_note=clock_note)
+            mailed.add(r.seat)
         elif round_done and r.mail_pref != "off":
             view = engine.view(new, r.seat)
-            _send(s, game, r, "round_over", view=view, events=events, round_over=view["rounds"][-1])
+            _send(s, game, r, "round_over", view=view, events=events, round_over=view["rounds"][-1],
+                  clock_note=clock_note)
+            mailed.add(r.seat)
+    if tell_mover and (mover not in mailed or back_note):
+        me = next((r for r in playing if r.seat == mover), None)
+        if me is not None:
+            lines = [_("Your time ran out: the computer made this decision for you.")]
+            lines += [e["text"] for e in events if e.get("text")][:6]
+            if back_note:
+                lines.append(back_note)
+            notice(s, game, me, "\n".join(lines))

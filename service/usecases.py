@@ -17,7 +17,7 @@ from sqlmodel import Session, select
 
 import engine
 from engine.view import with_text
-from service import mails, render, tokens
+from service import clock, clock_service, mails, render, tokens
 from service.models import GameRow, MoveRow, SeatRow, utcnow
 
 MAX_PLAYERS = 8
@@ -100,7 +100,8 @@ class Created:
 
 def create_game(s: Session, *, host_name: str, host_email: str, players: list[tuple[str, str]],
                 variant: str = "classic", options: dict | None = None, decision_hours: int = 48,
-                setup: dict | None = None, rematch_of: str | None = None) -> Created:
+                setup: dict | None = None, rematch_of: str | None = None, host_tz: str | None = None,
+                reminder_hours: list | None = None, timeout_policy: str = "bot") -> Created:
     everyone = [(host_name.strip(), host_email.strip())] + [(n.strip(), e.strip()) for n, e in players]
     if not MIN_PLAYERS <= len(everyone) <= MAX_PLAYERS:
         raise Invalid(_("A game needs 2 to 8 players."))
@@ -114,9 +115,17 @@ def create_game(s: Session, *, host_name: str, host_email: str, players: list[tu
         engine.new_game(names, variant=variant, options=options or {}, seed=1)
     except ValueError as exc:
         raise Invalid(str(exc)) from exc
+    if host_tz is not None and not clock.valid_zone(host_tz):
+        raise Invalid(_("Unknown time zone."))
+    reminder_hours = [24, 4] if reminder_hours is None else list(reminder_hours)
+    try:
+        clock.ClockSettings.from_hours(decision_hours, reminder_hours, timeout_policy)
+    except clock.ClockError as exc:
+        raise Invalid(_("The clock settings are not valid: %(why)s", why=str(exc))) from exc
     game = GameRow(id=tokens.new_game_id(), variant=variant, options=dict(options or {}),
                    decision_hours=decision_hours, title=game_title(names), setup=dict(setup or {}),
-                   spectator_salt=tokens.new_salt(), rematch_of=rematch_of)
+                   spectator_salt=tokens.new_salt(), rematch_of=rematch_of, reminder_hours=reminder_hours,
+                   timeout_policy=timeout_policy)
     s.add(game)
     created = Created(game)
     seat_rows = []
@@ -125,7 +134,7 @@ def create_game(s: Session, *, host_name: str, host_email: str, players: list[tu
         token = tokens.seat_token(salt)
         row = SeatRow(game_id=game.id, position=pos, name=name, email=email, is_host=pos == 0,
                       status="accepted" if pos == 0 else "invited", token_salt=salt,
-                      token_hash=tokens.hash_token(token))
+                      token_hash=tokens.hash_token(token), tz=host_tz if pos == 0 else None)
         s.add(row)
         seat_rows.append(row)
         created.tokens[pos] = token
@@ -161,12 +170,16 @@ def deal(s: Session, game: GameRow, seats: list[SeatRow]) -> engine.Game:
     game.status = "active"
     game.updated_at = utcnow()
     s.flush()
+    clock_service.dealt(s, game, seats, g)  # deadlines first: the turn mails show them
     for r in players:
         mails.decision_or_nothing(s, game, r, g, first=True)
     return g
 
 
-def accept(s: Session, token: str) -> tuple[SeatRow, GameRow]:
+def accept(s: Session, token: str, tz: str | None = None) -> tuple[SeatRow, GameRow]:
+    """`tz`: the player's time zone (IANA name; None = the host's)."""
+    if tz is not None and not clock.valid_zone(tz):
+        raise Invalid(_("Unknown time zone."))
     seat, game = seat_by_token(s, token)
     if game.status != "inviting":
         raise Conflict(_("This game is no longer waiting for answers."))
@@ -175,6 +188,7 @@ def accept(s: Session, token: str) -> tuple[SeatRow, GameRow]:
     if seat.status == "declined":
         raise Conflict(_("You already declined this invitation."))
     seat.status = "accepted"
+    seat.tz = tz or seat.tz
     seats = seats_of(s, game.id)
     host = next(r for r in seats if r.is_host)
     mails.notice(s, game, host, _("%(name)s accepted the invitation.", name=seat.name))
@@ -335,6 +349,7 @@ def save_moves(s: Session, game: GameRow, seat: SeatRow, before_version: int, ne
         s.add(MoveRow(game_id=game.id, number=number, seat=seat.seat, move=m, version_before=number - 1,
                       created_at=now))
     s.flush()
+    clock_service.moved(s, game, new, seat.seat)  # deadlines follow in this transaction, before the mails
     mails.after_move(s, game, seats_of(s, game.id), pending_before, new, seat.seat, events)
 
 
@@ -405,10 +420,12 @@ def rotate_token(s: Session, token: str) -> tuple[SeatRow, str]:
 
 
 def set_mail_pref(s: Session, token: str, pref: str) -> SeatRow:
-    if pref not in {"every", "off"}:
+    if pref not in {"every", "digest", "off"}:
         raise Invalid(_("Unknown mail preference."))
-    seat, _game = seat_by_token(s, token)
+    seat, game = seat_by_token(s, token)
     seat.mail_pref = pref
+    clock_service.player_acted(s, game, seat)
+    clock_service.mirror_mail_pref(s, game, seat)
     return seat
 
 
@@ -442,7 +459,8 @@ def rematch(s: Session, token: str) -> tuple[GameRow, str]:
     others = [(r.name, r.email) for r in seats if r.id != seat.id]
     created = create_game(s, host_name=seat.name, host_email=seat.email, players=others,
                           variant=game.variant, options=game.options, decision_hours=game.decision_hours,
-                          rematch_of=game.id)
+                          rematch_of=game.id, host_tz=seat.tz, reminder_hours=game.reminder_hours,
+                          timeout_policy=game.timeout_policy)
     game.rematch_id = created.game.id
     return created.game, created.tokens[0]
 

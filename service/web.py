@@ -45,7 +45,8 @@ def new_game():
                     s, host_name=form.host_name.data, host_email=form.host_email.data,
                     players=form.others(), variant=form.variant.data, options=form.options(),
                     decision_hours=form.decision_hours.data,
-                    setup=current_app.config.get("GAME_SETUP"))
+                    setup=current_app.config.get("GAME_SETUP"), host_tz=form.host_tz.data,
+                    reminder_hours=form.reminders(), timeout_policy=form.timeout_policy.data)
         except usecases.Invalid as exc:
             form.form_errors.append(exc.message)
         else:
@@ -83,7 +84,34 @@ def _board_context(game: GameRow, seat: SeatRow | None, token: str | None, view:
             "standings": render.standings(view) if view.get("phase") == "game_over" else None,
             "status_line": render.status_line(view),
             "watch_url": render.watch_path(game.id, game.spectator_salt),
-            "deadline": usecases.deadline_of(game)}
+            "deadline": usecases.deadline_of(game), **_clock_board(game, seat)}
+
+
+def _clock_board(game: GameRow, seat: SeatRow | None) -> dict:
+    """The clock on the board page, in the viewer's zone: the viewer's deadline, the others' state
+    (vacation, bot play, deadlines), the vacation form's numbers, whom the host may play for now."""
+    out = {"deadline_text": None, "clock_notes": [], "vacation": None, "play_now": []}
+    if game.status != "active":
+        return out
+    from service import clock, clock_service
+
+    with transaction() as s:
+        status = clock.board_status(s, game.id)
+        seats = usecases.seats_of(s, game.id)
+        out["clock_notes"] = clock_service.others_notes(s, game, seats, seat, status=status)
+        if seat is None:
+            return out
+        out["deadline_text"] = clock_service.deadline_text(s, game, seat, status=status)
+        sc = clock.seat_clock(s, game.id, seat.seat)
+        now = clock.utcnow()
+        left_days = int(clock.vacation_left(sc, now).total_seconds() // 86400)
+        away = sc.vacation_until if sc is not None and sc.vacation_until and sc.vacation_until > now else None
+        out["vacation"] = {"until": clock_service.local_text(away, clock_service.viewer_zone(status, seat))
+                           if away else None, "left_days": left_days}
+        if seat.is_host and game.timeout_policy == "wait":
+            out["play_now"] = [{"seat": r.seat, "name": r.name} for r in seats
+                               if r.seat is not None and r.seat != seat.seat and status.get(r.seat, {}).get("deadlines")]
+    return out
 
 
 def _seat_page(token: str, *, message: str | None = None, status: int = 200, highlight=(),
@@ -92,8 +120,11 @@ def _seat_page(token: str, *, message: str | None = None, status: int = 200, hig
         seat, game = usecases.seat_by_token(s, token)
         seats = usecases.seats_of(s, game.id)
     if game.status in {"inviting", "cancelled"} or game.state is None:
+        from service.clock_service import zone_choices
+
+        host_tz = next((r.tz for r in seats if r.is_host and r.tz), None) or "UTC"
         return render_template("invite.html", game=game, seat=seat, seats=seats, token=token,
-                               message=message), status
+                               message=message, zones=zone_choices(), default_tz=seat.tz or host_tz), status
     view = usecases.view_for(game, seat.seat) if seat.seat is not None else usecases.view_for(game, None)
     ctx = _board_context(game, seat if seat.seat is not None else None, token, view)
     return render_template(template, message=message, highlight=set(highlight), confirm=confirm,
@@ -163,10 +194,49 @@ def plan(token: str):
     return redirect(render.seat_path(token), code=303)
 
 
+@bp.post("/s/<token>/vacation")
+def vacation(token: str):
+    """The board's vacation form: pause my deadlines for some days (up to 14 per game)."""
+    from service import clock_service
+
+    days = request.form.get("days", type=int)
+    if days is None:
+        raise usecases.Invalid(_("Give the number of days (1 to 14)."))
+    with transaction(write=True) as s:
+        clock_service.start_vacation(s, token, days)
+    flash(_("Enjoy your break: your deadlines are paused for %(n)s days.", n=days))
+    return redirect(render.seat_path(token), code=303)
+
+
+@bp.post("/s/<token>/vacation/end")
+def vacation_end(token: str):
+    from service import clock_service
+
+    with transaction(write=True) as s:
+        clock_service.stop_vacation(s, token)
+    flash(_("Welcome back: your deadlines run again."))
+    return redirect(render.seat_path(token), code=303)
+
+
+@bp.post("/s/<token>/play-now")
+def play_now(token: str):
+    """The host's "play for them now" (policy `wait`): the computer decides for that player."""
+    from service import clock_service
+
+    target = request.form.get("seat", type=int)
+    if target is None:
+        raise usecases.Invalid(_("Choose a player."))
+    with transaction(write=True) as s:
+        name = clock_service.host_play_now(s, token, target)
+    flash(_("The computer will make %(name)s's decision within a minute.", name=name))
+    return redirect(render.seat_path(token), code=303)
+
+
 @bp.post("/s/<token>/accept")
 def accept(token: str):
+    tz = (request.form.get("tz") or "").strip() or None
     with transaction(write=True) as s:
-        _seat, game = usecases.accept(s, token)
+        _seat, game = usecases.accept(s, token, tz=tz)
     flash(_("You are in! The cards are dealt as soon as everybody has answered.")
           if game.status == "inviting" else _("You are in!"))
     return redirect(render.seat_path(token), code=303)
@@ -229,6 +299,9 @@ def unsubscribe(token: str):
     with transaction(write=True) as s:
         seat, game = usecases.seat_by_token(s, token)
         seat.mail_pref = "off"
+        from service import clock_service
+
+        clock_service.mirror_mail_pref(s, game, seat)  # no reminders or digests either
     return render_template("message.html", status=200, title=_("Unsubscribed"), message=_(
         "You will get no more mails for this game. Your link still works, and you can turn mails back "
         "on from its settings page.")), 200

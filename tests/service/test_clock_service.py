@@ -1,13 +1,12 @@
 """The clock inside the real service (SQLite): timeouts play through `usecases.play` with the bot,
 reminders and digests become outbox mails, a human move ends bot play.
 
-Until the use cases call `clock_service.dealt/moved` themselves, this test wraps them the way the
-wiring will (and stops wrapping once they do).
+The use cases call `clock_service.dealt/moved` themselves (see test_clock_wiring.py for the whole
+service through its pages on both databases).
 """
 
 from __future__ import annotations
 
-import inspect
 import secrets
 from datetime import timedelta
 
@@ -19,8 +18,8 @@ from service.clock_models import Deadline, SeatClock
 
 
 @pytest.fixture
-def app(tmp_path, monkeypatch):
-    from service import create_app, db, usecases
+def app(tmp_path):
+    from service import create_app, db
 
     app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp_path / 'svc.sqlite3'}",
                       "SECRET_KEY": "test-" + secrets.token_hex(8), "BASE_URL": "http://localhost",
@@ -28,26 +27,6 @@ def app(tmp_path, monkeypatch):
     with app.app_context():
         db.create_all()
         clock.create_tables(db.get_engine())
-    source = inspect.getsource(usecases)
-    if "clock_service.moved" not in source:
-        orig_play = usecases.play
-
-        def wired_play(s, token, slug, expected_version):
-            p = orig_play(s, token, slug, expected_version)
-            s.refresh(p.game)
-            clock_service.moved(s, p.game, usecases.load_engine_game(p.game), p.seat.seat)
-            return p
-
-        monkeypatch.setattr(usecases, "play", wired_play)
-    if "clock_service.dealt" not in source:
-        orig_deal = usecases.deal
-
-        def wired_deal(s, game, seats):
-            g = orig_deal(s, game, seats)
-            clock_service.dealt(s, game, seats, g)
-            return g
-
-        monkeypatch.setattr(usecases, "deal", wired_deal)
     yield app
     db.get_engine(app).dispose()
 
