@@ -395,3 +395,30 @@ def test_random_and_mutated_replies_never_crash_and_never_apply_invalid_text(app
         else:
             assert version_of(app, game.id) > v
     assert outcomes.count("applied") > 20 and outcomes.count("refused") > 20
+
+
+def test_two_replies_at_the_same_moment_apply_once(app, client):
+    """Two different replies to the same turn mail handled at once (two SMTP deliveries, or SMTP and
+    IMAP): the version-checked UPDATE lets one through; the other is answered, not applied."""
+    import threading
+
+    game, player = _to_turn(app, client)
+    mail = latest_reply_mail(app, player.email)
+    v = version_of(app, game.id)
+    raws = [reply_to(mail, "take swap A1", mid="<twin-1@x>"), reply_to(mail, "take swap B1", mid="<twin-2@x>")]
+    out: list[str] = []
+    barrier = threading.Barrier(2)
+
+    def run(raw: bytes) -> None:
+        barrier.wait()
+        out.append(reply_service.handle_inbound(app, raw))
+
+    threads = [threading.Thread(target=run, args=(raw,)) for raw in raws]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert sorted(out) == ["applied", "stale"], out
+    assert version_of(app, game.id) == v + 2
+    with app.app_context(), db.transaction() as s:
+        assert len([m for m in s.exec(select(MoveRow).where(MoveRow.game_id == game.id))]) == v + 2
