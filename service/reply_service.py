@@ -150,12 +150,19 @@ def _apply(s: Session, seat: SeatRow, game: GameRow, r: InboundReply, version: i
 # `skyjo-pbem inbound-smtp`
 
 
+def quiet_smtp_log() -> None:
+    """aiosmtpd logs every command line at INFO, `RCPT TO:<play+secret…>` included: keep its logger
+    to warnings so reply addresses (passwords to a seat) never reach the log."""
+    logging.getLogger("mail.log").setLevel(logging.WARNING)
+
+
 def cmd_inbound_smtp(args: argparse.Namespace) -> int:
     from service import create_app
     from service.inbound import serve_smtp
     from service.outbox import start_background_sender
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    quiet_smtp_log()
     app = create_app()
     with app.app_context():
         domain = tokens.mail_domain()

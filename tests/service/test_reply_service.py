@@ -4,6 +4,7 @@ worker's tick) or the dev mailbox's reply box, and every reply is answered by ma
 
 from __future__ import annotations
 
+import logging
 import random
 import re
 import smtplib
@@ -87,18 +88,23 @@ def test_turn_mails_carry_the_seat_reply_address_and_the_command_help(app, clien
 
 
 # ------------------------------------------------------------------------------ SMTP end to end
-def test_a_reply_over_smtp_plays_and_the_answer_goes_out_over_smtp(app, client, smtp_server):  # noqa: F811
+def test_a_reply_over_smtp_plays_and_the_answer_goes_out_over_smtp(app, client, smtp_server, caplog):  # noqa: F811
     game = start(app, client)
     ann = latest_reply_mail(app, "ann@example.com")
     v0 = version_of(app, game.id)
     since = last_id(app)
     port = free_port()
+    caplog.set_level(logging.DEBUG)
+    reply_service.quiet_smtp_log()
     with InboundSMTP(lambda raw: reply_service.handle_inbound(app, raw), "127.0.0.1", port,
                      accept_domains=[DOMAIN]), smtplib.SMTP("127.0.0.1", port, timeout=10) as smtp:
         # a mail system that lowercases the address changes nothing
         smtp.send_message(_msg(reply_to(ann, "Reveal A1, reveal C3")),
                           to_addrs=[ann.headers["Reply-To"].upper().replace("PLAY+", "play+")])
     assert version_of(app, game.id) == v0 + 2
+    tag = parse_reply_address(ann.headers["Reply-To"], DOMAIN)[0]
+    assert "reply mail for game" in caplog.text
+    assert tag.split("-")[1] not in caplog.text.lower()  # no reply secret in any log line
     with app.app_context(), db.transaction() as s:
         moves = [m.move for m in s.exec(select(MoveRow).where(MoveRow.game_id == game.id).order_by(MoveRow.number))]
     assert moves == ["reveal A1", "reveal C3"]
