@@ -428,3 +428,53 @@ def test_two_replies_at_the_same_moment_apply_once(app, client):
     assert version_of(app, game.id) == v + 2
     with app.app_context(), db.transaction() as s:
         assert len([m for m in s.exec(select(MoveRow).where(MoveRow.game_id == game.id))]) == v + 2
+
+
+def test_the_inbound_smtp_command_plays_replies(tmp_path):
+    """`skyjo-pbem inbound-smtp --port N` as its own process on a migrated database."""
+    import os
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    from service import create_app
+
+    root = Path(__file__).resolve().parents[2]
+    url = f"sqlite:///{tmp_path / 'cli.sqlite3'}"
+    env = dict(os.environ, DATABASE_URL=url, SECRET_KEY="cli-test-key", SKYJO_ENV="development",
+               BASE_URL="http://localhost")
+    up = subprocess.run([sys.executable, "-m", "service.cli", "db", "upgrade"], cwd=root, env=env,
+                        capture_output=True, text=True, timeout=120)
+    assert up.returncode == 0, up.stderr
+    app = create_app({"TESTING": True, "DATABASE_URL": url, "SECRET_KEY": "cli-test-key",
+                      "BASE_URL": "http://localhost", "ENV_NAME": "development"})
+    client = app.test_client()
+    game = start(app, client)
+    ann = latest_reply_mail(app, "ann@example.com")
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "service.cli", "inbound-smtp", "--port", str(port),
+                             "--host", "127.0.0.1"], cwd=root, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with smtplib.SMTP("127.0.0.1", port, timeout=10) as smtp:
+                    smtp.send_message(_msg(reply_to(ann, "reveal A1, reveal B1")),
+                                      to_addrs=[ann.headers["Reply-To"]])
+                break
+            except (ConnectionRefusedError, smtplib.SMTPServerDisconnected):
+                assert proc.poll() is None and time.monotonic() < deadline, proc.stdout.read() if proc.stdout else ""
+                time.sleep(0.2)
+        assert version_of(app, game.id) == game.version + 2
+        assert any("Understood: reveal A1, reveal B1" in m.text_body for m in h.mails(app))
+    finally:
+        proc.terminate()
+        try:
+            out = proc.communicate(timeout=10)[0]
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            out = proc.communicate(timeout=5)[0]
+    assert ann.headers["Reply-To"].split("+")[1].split("-")[1].split(".")[0] not in out  # no secret logged
+    db.get_engine(app).dispose()
