@@ -239,6 +239,27 @@ def deadline_text(s: Session, game: GameRow, seat_row: SeatRow, now: datetime | 
              when=local_text(due, tz))
 
 
+def _hours(h) -> str:
+    h = float(h)
+    if h >= 48 and h % 24 == 0:
+        return _("%(n)s days", n=int(h // 24))
+    return _("%(n)s h", n=int(h) if h == int(h) else h)
+
+
+def rules_text(game: GameRow) -> str:
+    """The game's clock in one sentence (board and turn mails): time per decision, reminders, what
+    happens when time runs out."""
+    reminders = list(getattr(game, "reminder_hours", None) or [])
+    parts = [_("Clock: %(t)s per decision", t=_hours(game.decision_hours))]
+    if reminders:
+        parts.append(_("reminders %(list)s before the deadline", list=", ".join(_hours(h) for h in reminders)))
+    if getattr(game, "timeout_policy", "bot") == "wait":
+        parts.append(_("when time runs out the game waits (the host can let the computer play)"))
+    else:
+        parts.append(_("when time runs out the computer makes the decision"))
+    return "; ".join(parts) + "."
+
+
 def others_notes(s: Session, game: GameRow, seats: list[SeatRow], viewer: SeatRow | None,
                  now: datetime | None = None, status: dict | None = None) -> list[str]:
     """Lines about the other players' clocks, in the viewer's zone: vacations, bot play, and when

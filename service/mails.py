@@ -103,7 +103,7 @@ def clock_context(game: GameRow, seat: SeatRow) -> dict:
     status = clock.board_status(s, game.id)
     return {"deadline_text": clock_service.deadline_text(s, game, seat, status=status),
             "clock_notes": clock_service.others_notes(s, game, usecases.seats_of(s, game.id), seat,
-                                                      status=status)}
+                                                      status=status) + [clock_service.rules_text(game)]}
 
 
 def decision_or_nothing(s, game: GameRow, seat: SeatRow, g: engine.Game, *, first: bool = False,

@@ -415,6 +415,7 @@ def rotate_token(s: Session, token: str) -> tuple[SeatRow, str]:
     seat.token_salt = tokens.new_salt()
     new = tokens.seat_token(seat.token_salt)
     seat.token_hash = tokens.hash_token(new)
+    clock_service.player_acted(s, game, seat)
     mails.new_link(s, game, seat)
     return seat, new
 

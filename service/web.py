@@ -98,7 +98,8 @@ def _clock_board(game: GameRow, seat: SeatRow | None) -> dict:
     with transaction() as s:
         status = clock.board_status(s, game.id)
         seats = usecases.seats_of(s, game.id)
-        out["clock_notes"] = clock_service.others_notes(s, game, seats, seat, status=status)
+        out["clock_notes"] = clock_service.others_notes(s, game, seats, seat, status=status) + [
+            clock_service.rules_text(game)]
         if seat is None:
             return out
         out["deadline_text"] = clock_service.deadline_text(s, game, seat, status=status)
@@ -170,6 +171,7 @@ def _play(token: str, slug: str, texts: list[str]):
             played = usecases.play(s, token, slug, version, form_game=form.get("game"),
                                    form_seat=form.get("seat", type=int))
     except Conflict as exc:
+        _acted_anyway(token)
         return _seat_page(token, message=exc.message, status=409)
     flash(_("Done: %(what)s", what=" + ".join(played.moves)))
     return redirect(render.seat_path(token), code=303)
@@ -192,6 +194,17 @@ def plan(token: str):
         return _seat_page(token, message=exc.message, status=400)
     flash(_("Done: %(what)s", what=played.plan_text))
     return redirect(render.seat_path(token), code=303)
+
+
+def _acted_anyway(token: str) -> None:
+    """A player's POST that changed nothing (e.g. a used-up link) still shows they are there: the
+    computer stops playing for them (its own transaction; the move's was rolled back)."""
+    from service import clock_service
+
+    with transaction(write=True) as s:
+        seat, game = usecases.seat_by_token(s, token)
+        if game.status == "active":
+            clock_service.player_acted(s, game, seat)
 
 
 @bp.post("/s/<token>/vacation")

@@ -173,6 +173,9 @@ def test_turn_mail_and_board_show_the_deadline_in_the_zone_chosen_at_acceptance(
         assert seat_clock(app, game.id, by_seat[email]).tz == tz
     bo_board = client.get(seat_link(app, game.id, "bo@example.com"))
     assert "(Asia/Tokyo)" in bo_board.text and "Ann has until" in bo_board.text
+    rules = ("Clock: 2 days per decision; reminders 24 h, 4 h before the deadline; when time runs out the "
+             "computer makes the decision.")
+    assert rules in bo_board.text and rules in last_mail_to(app, "bo@example.com").text_body
 
 
 def test_new_game_and_accept_forms_reject_bad_clock_settings(app, client):
@@ -294,6 +297,18 @@ def test_third_timeout_turns_the_seat_to_bot_play_and_a_post_turns_it_back(app, 
     bo = seat_clock(app, game.id, 1)
     assert (bo.bot_played, bo.consecutive_timeouts) == (False, 0)
 
+    # Bot play again (as after three more timeouts); this time Bo confirms an old link from his first
+    # mail: the move is refused (used up), but he is back in control all the same.
+    with app.app_context(), db.transaction(write=True) as s:
+        sc = s.get(SeatClock, (game.id, 1))
+        sc.bot_played, sc.consecutive_timeouts = True, 3
+    first = next(m for m in mails(app) if m.to_addr == "bo@example.com" and move_links(m))
+    path, _q, version = move_links(first)[0].partition("?v=")
+    slug = path.rsplit("/", 1)[1]
+    r = post_form(client, path, {"game": game.id, "seat": "1", "move": slug, "version": version}, page_path=board)
+    assert r.status_code == 409 and "used up" in r.text
+    assert not seat_clock(app, game.id, 1).bot_played
+
 
 # ---------------------------------------------------------------------------------------------------
 # policy `wait`, vacations, digests
@@ -309,6 +324,7 @@ def test_wait_never_times_out_and_the_host_can_play_for_them_now(app, client):
     ann, bo = seat_link(app, game.id, "ann@example.com"), seat_link(app, game.id, "bo@example.com")
     page = client.get(ann)
     assert "Let the computer play for Bo now" in page.text and "(the game waits for you)" in page.text
+    assert "when time runs out the game waits (the host can let the computer play)." in page.text
     assert "Let the computer play for" not in client.get(bo).text  # only the host gets the button
     r = post_form(client, bo + "/play-now", {"seat": "0"}, page_path=bo)
     assert r.status_code == 403 and "Only the host" in r.text
@@ -393,3 +409,29 @@ def test_unsubscribe_mutes_the_clock_too(app, client):
     assert seat_clock(app, game.id, 1).mail_pref == "off"
     # csrf_of is only here to show the settings page still works for turning mails back on
     assert csrf_of(client.get(bo + "/prefs").text)
+
+
+# ---------------------------------------------------------------------------------------------------
+# the command line
+
+
+def test_serve_starts_the_clock_once_and_worker_is_a_command(app, monkeypatch):
+    import argparse
+
+    from service import cli_service, outbox, scheduler
+
+    calls = []
+    monkeypatch.setattr(cli_service, "_app", lambda: app)
+    monkeypatch.setattr(cli_service, "upgrade_database", lambda url: None)
+    monkeypatch.setattr(outbox, "start_background_sender", lambda *a, **k: None)
+    monkeypatch.setattr(scheduler, "start_in_process", lambda a, **k: calls.append((a, k)))
+    monkeypatch.setattr(app, "run", lambda **k: calls.append(("run", k)))
+    args = argparse.Namespace(host="127.0.0.1", port=5999, debug=True)
+    assert cli_service.cmd_serve(args) == 0
+    assert calls[0] == (app, {"use_reloader": True})  # the reloader's watcher process gets no clock
+    assert calls[1][0] == "run" and len(calls) == 2
+
+    parser = argparse.ArgumentParser()
+    cli_service.add_commands(parser.add_subparsers(dest="cmd"))
+    parsed = parser.parse_args(["worker", "--once", "--no-mail"])
+    assert parsed.func is scheduler.cmd_worker and parsed.once and parsed.no_mail
