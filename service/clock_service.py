@@ -151,7 +151,8 @@ class ServiceClockHandlers:
         else:
             msg = _("Reminder: please decide by %(when)s, or the computer will play this decision for you.",
                     when=_when(d.deadline_at, tz))
-        mails.notice(s, game, seat, msg)
+        # the turn mail again, with the reminder on top: its move links and Reply-To still play
+        mails.decision_or_nothing(s, game, seat, usecases.load_engine_game(game), clock_note=msg)
         return True
 
     def on_digest(self, s: Session, seat_clocks: list[SeatClock], now: datetime) -> None:

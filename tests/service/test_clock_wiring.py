@@ -217,6 +217,8 @@ def test_reminders_at_the_offsets_in_daytime(app, client):
     expected = f"{clock.to_local(d.deadline_at, tz):%Y-%m-%d %H:%M} ({tz})"
     assert all("Reminder" in m.text_body and "http://localhost/s/" in m.text_body for m in new)
     assert any(expected in m.text_body for m in new)
+    # a reminder is the turn mail again: move links that play, and a Reply-To that plays
+    assert all(move_links(m) and "Reply-To" in m.headers for m in new)
     seen = max(m.id for m in mails(app))
     assert sweep(app, d.deadline_at - timedelta(hours=4, minutes=1)).reminders == 0
     assert sweep(app, d.deadline_at - timedelta(hours=3, minutes=59)).reminders == 2
