@@ -465,9 +465,8 @@ class Game:
         self.tie_owed = set()
         events.append({"type": "start", "seat": seat, "reason": reason})
 
-    def _end_round(self, events: list[dict[str, Any]]) -> None:
-        """C9 end: turn up every face-down card (C8 final-reveal removal), score (C10), game end (C12)."""
-        opts = self.options
+    def _turn_up_everything(self, events: list[dict[str, Any]]) -> None:
+        """C9: at round end every remaining face-down card of the round's seats is turned up (public)."""
         revealed: list[list[Any]] = []
         for s in self.active:
             f = self.face[s]
@@ -478,6 +477,11 @@ class Game:
             self.down[s] = 0
         if revealed:
             events.append({"type": "final_reveal", "cards": revealed})
+
+    def _end_round(self, events: list[dict[str, Any]]) -> None:
+        """C9 end: turn up every face-down card (C8 final-reveal removal), score (C10), game end (C12)."""
+        opts = self.options
+        self._turn_up_everything(events)
         if opts["final_reveal_removal"]:
             for s in self.active:
                 for col in range(4):

@@ -1040,17 +1040,8 @@ class ActionGame(Game):
     def _end_round(self, events: list[dict[str, Any]]) -> None:
         """A8: turn every card up (A5 sets too, option final_reveal_removal), score, game end (A11)."""
         opts = self.options
-        revealed: list[list[Any]] = []
-        for s in self.active:
-            f = self.face[s]
-            for c in range(12):
-                if f[c] == DOWN:
-                    f[c] = UP
-                    revealed.append([s, CELL_NAMES[c], self.vals[s][c]])
-            self.down[s] = 0
+        self._turn_up_everything(events)
         self.known = [[] for _ in range(self.n)]
-        if revealed:
-            events.append({"type": "final_reveal", "cards": revealed})
         raw: list[int | None] = [None] * self.n
         held: list[int | None] = [None] * self.n
         stars: list[int | None] = [None] * self.n
