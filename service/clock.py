@@ -309,10 +309,14 @@ def set_seat_settings(session: Session, game_id: str, seat: int, *, now: datetim
     return sc
 
 
-def board_status(session: Session, game_id: str, now: datetime | None = None) -> dict[int, dict]:
+def board_status(session: Session, game_id: str, now: datetime | None = None, *,
+                 clocks: dict[int, SeatClock] | None = None,
+                 open_rows: list[Deadline] | None = None) -> dict[int, dict]:
     """What the board and the mails show per seat: {seat: {"deadlines": [(kind, deadline_at)],
     "policy", "vacation_until" (None unless on vacation), "bot_played", "tz", "mail_pref"}}; times
-    naive UTC (show them with `to_local(t, viewer_tz)`). Seats with nothing to show are absent."""
+    naive UTC (show them with `to_local(t, viewer_tz)`). Seats with nothing to show are absent.
+    `clocks` / `open_rows`: the game's SeatClock rows and open deadline rows when the caller has them
+    from this transaction (as `schedule_decisions` returns them), to save two queries."""
     now = _naive(now)
     out: dict[int, dict] = {}
 
@@ -322,11 +326,16 @@ def board_status(session: Session, game_id: str, now: datetime | None = None) ->
                                      "bot_played": bool(sc and sc.bot_played), "tz": sc.tz if sc else "UTC",
                                      "mail_pref": sc.mail_pref if sc else "every"})
 
-    clocks = _clocks_of(session, game_id)
+    if clocks is None:
+        clocks = _clocks_of(session, game_id)
+    if open_rows is None:
+        open_rows = open_deadlines(session, game_id)
+    else:
+        open_rows = sorted((r for r in open_rows if r.fired_at is None), key=lambda r: (r.seat, r.id))
     for seat, sc in clocks.items():
         if _on_vacation(sc, now) or sc.bot_played:
             entry(seat, sc)
-    for row in open_deadlines(session, game_id):
+    for row in open_rows:
         e = entry(row.seat, clocks.get(row.seat))
         e["deadlines"].append((row.kind, row.deadline_at))
         e["policy"] = row.policy
@@ -397,7 +406,8 @@ def _pending_pairs(pending: Iterable[Any]) -> set[tuple[int, str]]:
 
 def schedule_decisions(session: Session, game_id: str, pending: Iterable[Any], version: int,
                        now: datetime | None = None, settings: ClockSettings | None = None, *,
-                       acted_seats: Iterable[int] = ()) -> list[Deadline]:
+                       acted_seats: Iterable[int] = (), clocks: dict[int, SeatClock] | None = None
+                       ) -> list[Deadline]:
     """Bring the game's open deadline rows in line with `pending` (the engine's `game.pending()`:
     Pending objects, (seat, kind) pairs or dicts) after a move that produced state `version`.
 
@@ -405,7 +415,9 @@ def schedule_decisions(session: Session, game_id: str, pending: Iterable[Any], v
     act in this move (e.g. the other seats during the opening reveal). Rows of decisions no longer
     owed, and every row of `acted_seats`, are closed (`outcome="made"`); new decisions get new rows.
     Pass every seat in `acted_seats` when a new round starts. Call it in the move's transaction
-    (it only adds to the session and flushes; never commits). Returns the game's open rows."""
+    (it only adds to the session and flushes; never commits). Returns the game's open rows.
+    `clocks`: the game's SeatClock rows by seat when the caller already loaded them in this
+    transaction (`_clocks_of`), to save a query."""
     now = _naive(now)
     settings = settings or ClockSettings()
     owed = _pending_pairs(pending)
@@ -422,7 +434,8 @@ def schedule_decisions(session: Session, game_id: str, pending: Iterable[Any], v
     keep = {(r.seat, r.kind) for r in rows if r.fired_at is None}
     new = sorted(owed - keep)
     if new:
-        clocks = _clocks_of(session, game_id)
+        if clocks is None:
+            clocks = _clocks_of(session, game_id)
         for seat, kind in new:
             sc = clocks.get(seat)
             row = Deadline(game_id=game_id, seat=seat, kind=kind, version=int(version), policy=settings.policy,

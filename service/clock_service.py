@@ -63,17 +63,25 @@ def dealt(s: Session, game: GameRow, seats: list[SeatRow], g: engine.Game, now: 
     clock.schedule_decisions(s, game.id, g.pending(), g.version, now, settings_for(game))
 
 
-def moved(s: Session, game: GameRow, new: engine.Game, seat: int, now: datetime | None = None) -> None:
+def moved(s: Session, game: GameRow, new: engine.Game, seat: int, now: datetime | None = None
+          ) -> dict[int, dict] | None:
     """After a decision was applied (in its transaction): a human move ends bot play and resets the
-    timeout count; then the deadlines follow the new pending decisions (or all close at game over)."""
+    timeout count; then the deadlines follow the new pending decisions (or all close at game over).
+    Returns the game's `clock.board_status` as of this move (None at game over), for the turn mails."""
     now = now or clock.utcnow()
+    if new.is_over:
+        if not played_by_clock():
+            clock.note_player_acted(s, game.id, seat, now)
+        clock.close_game(s, game.id, now)
+        return None
+    # one query for the game's seat clocks: note_player_acted's lookup by key then hits the session's
+    # identity map, and schedule_decisions reuses the same (already updated) objects
+    clocks = clock._clocks_of(s, game.id)
     if not played_by_clock():
         clock.note_player_acted(s, game.id, seat, now)
-    if new.is_over:
-        clock.close_game(s, game.id, now)
-    else:
-        clock.schedule_decisions(s, game.id, new.pending(), new.version, now, settings_for(game),
-                                 acted_seats=[seat])
+    rows = clock.schedule_decisions(s, game.id, new.pending(), new.version, now, settings_for(game),
+                                    acted_seats=[seat], clocks=clocks)
+    return clock.board_status(s, game.id, now, clocks=clocks, open_rows=rows)
 
 
 def player_acted(s: Session, game: GameRow, seat: SeatRow, now: datetime | None = None) -> None:

@@ -80,19 +80,23 @@ def links(s, entries: list[tuple[GameRow, SeatRow]]) -> None:
                text=text, html=html, thread_key=f"links-{first_seat.email.lower()}")
 
 
-def turn_context(game: GameRow, seat: SeatRow, view: dict) -> dict:
+def turn_context(game: GameRow, seat: SeatRow, view: dict, seats: list[SeatRow] | None = None,
+                 clock_status: dict | None = None) -> dict:
     token = tokens.seat_token(seat.token_salt)
     groups = render.move_groups(view)
     for g in groups:
         for opt in g["options"]:
             opt["url"] = render.move_url(token, opt["slug"], view["version"])
     deadline = game.updated_at + timedelta(hours=game.decision_hours)
-    return {"view": view, "groups": groups, "deadline": deadline, **clock_context(game, seat)}
+    return {"view": view, "groups": groups, "deadline": deadline, **clock_context(game, seat, seats, clock_status)}
 
 
-def clock_context(game: GameRow, seat: SeatRow) -> dict:
+def clock_context(game: GameRow, seat: SeatRow, seats: list[SeatRow] | None = None,
+                  status: dict | None = None) -> dict:
     """The clock's lines for a mail to `seat`, in its zone: its own deadline (`deadline_text`) and
-    the others' vacations / bot play / deadlines (`clock_notes`)."""
+    the others' vacations / bot play / deadlines (`clock_notes`). `seats`: the game's seats when the
+    caller already loaded them in this transaction, `status` the game's `clock.board_status` as of
+    now in this transaction (each saves queries)."""
     from sqlalchemy.orm import object_session
 
     from service import clock, clock_service, usecases
@@ -100,20 +104,23 @@ def clock_context(game: GameRow, seat: SeatRow) -> dict:
     s = object_session(game)
     if s is None or game.status != "active":
         return {"deadline_text": None, "clock_notes": []}
-    status = clock.board_status(s, game.id)
+    if status is None:
+        status = clock.board_status(s, game.id)
     return {"deadline_text": clock_service.deadline_text(s, game, seat, status=status),
-            "clock_notes": clock_service.others_notes(s, game, usecases.seats_of(s, game.id), seat,
+            "clock_notes": clock_service.others_notes(s, game, seats if seats is not None
+                                                      else usecases.seats_of(s, game.id), seat,
                                                       status=status) + [clock_service.rules_text(game)]}
 
 
 def decision_or_nothing(s, game: GameRow, seat: SeatRow, g: engine.Game, *, first: bool = False,
                         events: list[dict] | None = None, round_over: dict | None = None,
-                        clock_note: str | None = None) -> None:
+                        clock_note: str | None = None, seats: list[SeatRow] | None = None,
+                        clock_status: dict | None = None) -> None:
     """The turn mail; none for `off`, and none for `digest` (the daily digest lists the game)."""
     if seat.mail_pref in {"off", "digest"} or seat.seat is None:
         return
     view = engine.view(g, seat.seat)
-    ctx = turn_context(game, seat, view)
+    ctx = turn_context(game, seat, view, seats, clock_status)
     _send(s, game, seat, "turn", asks=True, events=events or [], round_over=round_over, first=first,
           clock_note=clock_note, **ctx)
 
@@ -133,9 +140,10 @@ def reply_answer(s, game: GameRow, seat: SeatRow, *, headline: str, details: lis
 
 
 def after_move(s, game: GameRow, seats: list[SeatRow], pending_before: set[int], new: engine.Game,
-               mover: int, events: list[dict]) -> None:
+               mover: int, events: list[dict], clock_status: dict | None = None) -> None:
     """Mail every seat that now owes a new decision; round-over and game-over mails to everybody.
-    When the clock played for `mover` (timeout), these mails say so, and the mover is told too."""
+    When the clock played for `mover` (timeout), these mails say so, and the mover is told too.
+    `clock_status`: the board status `clock_service.moved` returned in this transaction."""
     from service import clock_service
 
     playing = [r for r in seats if r.seat is not None and r.status == "accepted"]
@@ -148,6 +156,7 @@ def after_move(s, game: GameRow, seats: list[SeatRow], pending_before: set[int],
             return  # the computer drew for a late player and places the card at once (next step)
         clock_note, back_note, already = clock_service.timeout_notes(s, game, seats, mover)
         tell_mover = bool(back_note) or not already
+        clock_status = None  # the timeout notes may have changed the clocks: read them again
     mailed = set()
     if new.is_over:
         for r in playing:
@@ -159,7 +168,8 @@ def after_move(s, game: GameRow, seats: list[SeatRow], pending_before: set[int],
         owes_new = r.seat in after and (r.seat == mover or r.seat not in pending_before or round_done)
         if owes_new:
             round_over = engine.view(new, r.seat)["rounds"][-1] if round_done else None
-            decision_or_nothing(s, game, r, new, events=events, round_over=round_over, clock_note=clock_note)
+            decision_or_nothing(s, game, r, new, events=events, round_over=round_over, clock_note=clock_note,
+                                seats=seats, clock_status=clock_status)
             mailed.add(r.seat)
         elif round_done and r.mail_pref != "off":
             view = engine.view(new, r.seat)

@@ -20,6 +20,7 @@ or the SMTP password.
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import re
@@ -157,9 +158,7 @@ class MailConfig:
 
     @property
     def base_host(self) -> str:
-        host = urlsplit(self.base_url).hostname or ""
-        host = re.sub(r"[^A-Za-z0-9.-]", "", host.encode("idna").decode("ascii") if host else "")
-        return host or "localhost"
+        return _host_of(self.base_url)
 
     @property
     def from_address(self) -> Address:
@@ -170,6 +169,13 @@ class MailConfig:
     def domain(self) -> str:
         """Domain for Message-IDs: MAIL_FROM's domain (else BASE_URL's host, else localhost)."""
         return re.sub(r"[^A-Za-z0-9.-]", "", self.from_address.domain) or self.base_host
+
+
+@functools.lru_cache(maxsize=64)
+def _host_of(base_url: str) -> str:
+    host = urlsplit(base_url).hostname or ""
+    host = re.sub(r"[^A-Za-z0-9.-]", "", host.encode("idna").decode("ascii") if host else "")
+    return host or "localhost"
 
 
 _configured: MailConfig | None = None
@@ -242,7 +248,9 @@ def clean_address(addr: str) -> str:
     return parsed.addr_spec
 
 
+@functools.lru_cache(maxsize=64)
 def _parse_from(mail_from: str, fallback_domain: str = "localhost") -> Address:
+    """Parsed once per (MAIL_FROM, domain): queueing a mail asks for it several times."""
     name, addr = parseaddr(clean_header_text(mail_from, 400))
     addr = addr or "skyjo"
     if "@" not in addr:

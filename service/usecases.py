@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from flask_babel import gettext as _
-from sqlalchemy import func, update
+from sqlalchemy import func, insert, update
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
 
@@ -343,14 +343,14 @@ def save_moves(s: Session, game: GameRow, seat: SeatRow, before_version: int, ne
     for key, value in (("state", new_state), ("version", new.version), ("updated_at", now),
                        ("status", new_status)):
         set_committed_value(game, key, value)
-    number = before_version
-    for m in moves:
-        number += 1
-        s.add(MoveRow(game_id=game.id, number=number, seat=seat.seat, move=m, version_before=number - 1,
-                      created_at=now))
+    # one Core INSERT for the decision's steps (no ORM objects: nothing in this transaction reads them)
+    s.connection().execute(insert(MoveRow.__table__), [
+        {"game_id": game.id, "number": before_version + i, "seat": seat.seat, "move": m,
+         "version_before": before_version + i - 1, "created_at": now}
+        for i, m in enumerate(moves, start=1)])
     s.flush()
-    clock_service.moved(s, game, new, seat.seat)  # deadlines follow in this transaction, before the mails
-    mails.after_move(s, game, seats_of(s, game.id), pending_before, new, seat.seat, events)
+    status = clock_service.moved(s, game, new, seat.seat)  # deadlines follow in this transaction, before the mails
+    mails.after_move(s, game, seats_of(s, game.id), pending_before, new, seat.seat, events, clock_status=status)
 
 
 @dataclass
