@@ -3,6 +3,8 @@ edit of the face states, loaded back through the engine's own invariant check.""
 
 from __future__ import annotations
 
+import json
+import random
 from collections import Counter
 from typing import Any
 
@@ -78,3 +80,25 @@ def open_all(game: engine.Game, reveals: dict[int, str]) -> list[dict[str, Any]]
         for c in cells.split():
             events += game.play(seat, f"reveal {c}")
     return events
+
+
+def random_mid_game(variant: str, players: int, seed: int, rng_seed: int, moves: int) -> engine.Game:
+    """A game of `variant` after up to `moves` random decisions (fewer if it ends first)."""
+    g = engine.new_game(NAMES[:players], variant, seed=seed)
+    rng = random.Random(rng_seed)
+    for _ in range(moves):
+        if g.is_over:
+            break
+        seat = rng.choice(g.pending()).seat
+        g.play(seat, engine.bot_move(g, seat, "random", rng))
+    return g
+
+
+def assert_json_round_trip(g: engine.Game) -> engine.Game:
+    """The state through JSON text and back: identical state, pending decisions and legal moves."""
+    copy = engine.Game.from_json(json.loads(json.dumps(g.to_json())))
+    assert copy.to_json() == g.to_json()
+    assert copy.pending() == g.pending()
+    assert [m.text() for s in range(g.n) for m in copy.legal_moves(s)] == \
+           [m.text() for s in range(g.n) for m in g.legal_moves(s)]
+    return copy

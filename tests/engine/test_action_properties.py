@@ -24,7 +24,7 @@ from engine.action.game import STAGE_THREE, ActionGame
 from engine.action.rules import ACTION_COUNTS, GAME_COUNTS
 from engine.game import DOWN, GONE, PLAY, STAGE_DRAWN
 
-NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
+from .helpers import NAMES, assert_json_round_trip, random_mid_game
 
 options_strategy = st.fixed_dictionaries({
     "final_reveal_removal": st.booleans(),
@@ -153,18 +153,9 @@ def test_a1_c13_random_action_games_conserve_decks_hide_information_and_replay(
 @given(data=st.data())
 def test_action_state_round_trips_mid_game(data: st.DataObject) -> None:
     players = data.draw(st.integers(2, 8))
-    g = engine.new_game(NAMES[:players], "action", seed=data.draw(st.integers(0, 10**9)))
-    rng = random.Random(data.draw(st.integers(0, 10**9)))
-    for _ in range(data.draw(st.integers(0, 250))):
-        if g.is_over:
-            break
-        seat = rng.choice(g.pending()).seat
-        g.play(seat, engine.bot_move(g, seat, "random", rng))
-    copy = engine.Game.from_json(json.loads(json.dumps(g.to_json())))
-    assert copy.to_json() == g.to_json()
-    assert copy.pending() == g.pending()
-    assert [m.text() for s in range(players) for m in copy.legal_moves(s)] == \
-           [m.text() for s in range(players) for m in g.legal_moves(s)]
+    g = random_mid_game("action", players, data.draw(st.integers(0, 10**9)), data.draw(st.integers(0, 10**9)),
+                        data.draw(st.integers(0, 250)))
+    assert_json_round_trip(g)
     for s in range(players):  # every legal move's text parses back to that move
         for m in g.legal_moves(s):
             assert g.parse_move(m.text()) == m or g.bind(s, g.parse_move(m.text())) == m

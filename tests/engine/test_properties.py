@@ -17,7 +17,7 @@ import engine
 from engine.cards import CLASSIC_COUNTS
 from engine.game import DOWN, GONE, PLAY, STAGE_DRAWN, UP
 
-from .helpers import NAMES
+from .helpers import NAMES, assert_json_round_trip, random_mid_game
 
 options_strategy = st.fixed_dictionaries({
     "column_removal": st.booleans(),
@@ -95,19 +95,9 @@ def test_c1_c13_random_games_conserve_cards_hide_information_and_replay(
 @settings(max_examples=60, deadline=None)
 @given(data=st.data())
 def test_state_round_trips_mid_game(data: st.DataObject) -> None:
-    players = data.draw(st.integers(2, 8))
-    g = engine.new_game(NAMES[:players], seed=data.draw(st.integers(0, 10**9)))
-    rng = random.Random(data.draw(st.integers(0, 10**9)))
-    for _ in range(data.draw(st.integers(0, 300))):
-        if g.is_over:
-            break
-        seat = rng.choice(g.pending()).seat
-        g.play(seat, engine.bot_move(g, seat, "random", rng))
-    copy = engine.Game.from_json(json.loads(json.dumps(g.to_json())))
-    assert copy.to_json() == g.to_json()
-    assert copy.pending() == g.pending()
-    assert [m.text() for s in range(players) for m in copy.legal_moves(s)] == \
-           [m.text() for s in range(players) for m in g.legal_moves(s)]
+    g = random_mid_game("classic", data.draw(st.integers(2, 8)), data.draw(st.integers(0, 10**9)),
+                        data.draw(st.integers(0, 10**9)), data.draw(st.integers(0, 300)))
+    assert_json_round_trip(g)
 
 
 def test_corrupted_state_is_rejected() -> None:
