@@ -133,3 +133,18 @@ def play_by_mail(app, client, *, rng: random.Random, on_step=None, max_steps: in
         r = confirm(client, rng.choice(links))
         assert r.status_code == 303, r.text[-2000:]
     raise AssertionError("game did not finish")
+
+
+def random_reply_plan(g: engine.Game, seat: int, rng: random.Random) -> str:
+    """A random whole-turn reply for the decision `seat` owes (plain, take/draw + swap, conditional),
+    built only from that seat's view."""
+    kind = g.owes(seat)
+    grid = engine.view(g, seat)["players"][seat]["grid"]
+    cells = [c["cell"] for c in grid if c["face"] != "removed"]
+    down = [c["cell"] for c in grid if c["face"] == "down"]
+    if kind != "turn":
+        return rng.choice([m.text() for m in g.legal_moves(seat)])
+    a = rng.choice(cells)
+    other = f"flip {rng.choice(down)}" if down else f"swap {rng.choice(cells)}"
+    return rng.choice([f"take swap {a}", f"draw swap {a}", f"draw: if 4 or less swap {a}, else {other}",
+                       f"draw: if 2 or less swap {a}, if 10 or more {other}, else swap {rng.choice(cells)}"])

@@ -22,6 +22,7 @@ import engine
 from engine.plans import parse_plan
 from service.inbound import InboundSMTP, parse_imap_url, poll_imap
 from service.replies import classify, extract_commands, seat_tokens
+from tests.service.helpers import random_reply_plan
 
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 DOMAIN = "skyjo.example.org"
@@ -373,16 +374,7 @@ def test_a_whole_classic_game_played_by_replies_over_smtp() -> None:
             log.append("refused")
 
     def text_for(seat: int) -> str:
-        kind = g.owes(seat)
-        grid = engine.view(g, seat)["players"][seat]["grid"]
-        cells = [c["cell"] for c in grid if c["face"] != "removed"]
-        down = [c["cell"] for c in grid if c["face"] == "down"]
-        if kind != "turn":
-            return rng.choice([m.text() for m in g.legal_moves(seat)])
-        a = rng.choice(cells)
-        other = f"flip {rng.choice(down)}" if down else f"swap {rng.choice(cells)}"
-        return rng.choice([f"take swap {a}", f"draw swap {a}", f"draw: if 4 or less swap {a}, else {other}",
-                           f"draw: if 2 or less swap {a}, if 10 or more {other}, else swap {rng.choice(cells)}"])
+        return random_reply_plan(g, seat, rng)
 
     port = free_port()
     n = 0

@@ -153,18 +153,6 @@ def test_replies_from_an_imap_mailbox_are_played_by_the_worker_tick(app, client,
 
 
 # ------------------------------------------------------------------------------ a whole game by replies
-def _plan_for(g: engine.Game, seat: int, rng: random.Random) -> str:
-    kind = g.owes(seat)
-    grid = engine.view(g, seat)["players"][seat]["grid"]
-    cells = [c["cell"] for c in grid if c["face"] != "removed"]
-    down = [c["cell"] for c in grid if c["face"] == "down"]
-    if kind != "turn":
-        return rng.choice([m.text() for m in g.legal_moves(seat)])
-    a = rng.choice(cells)
-    other = f"flip {rng.choice(down)}" if down else f"swap {rng.choice(cells)}"
-    return rng.choice([f"take swap {a}", f"draw swap {a}", f"draw: if 4 or less swap {a}, else {other}",
-                       f"draw: if 2 or less swap {a}, if 10 or more {other}, else swap {rng.choice(cells)}"])
-
 
 def test_a_whole_classic_game_played_by_replies_only(app, client):
     game = start(app, client)
@@ -178,7 +166,7 @@ def test_a_whole_classic_game_played_by_replies_only(app, client):
         seat_rows = {r.seat: r for r in h.seats(app, game.id)}
         seat = rng.choice(sorted({p.seat for p in g.pending()}))
         mail = latest_reply_mail(app, seat_rows[seat].email)
-        outcomes.append(reply_service.handle_inbound(app, reply_to(mail, _plan_for(g, seat, rng))))
+        outcomes.append(reply_service.handle_inbound(app, reply_to(mail, h.random_reply_plan(g, seat, rng))))
     else:
         raise AssertionError("the game did not finish")
     assert set(outcomes) == {"applied"}, outcomes
@@ -382,7 +370,7 @@ def test_random_and_mutated_replies_never_crash_and_never_apply_invalid_text(app
         g = engine.Game.from_json(state)
         seat = g.pending()[0].seat
         row = next(r for r in h.seats(app, game.id) if r.seat == seat)
-        body = _plan_for(g, seat, rng)
+        body = h.random_reply_plan(g, seat, rng)
         kind = rng.randrange(4)
         if kind == 1:
             body = " ".join(rng.choice(_WORDS) for _ in range(rng.randrange(1, 9)))
