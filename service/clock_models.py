@@ -15,16 +15,7 @@ from datetime import UTC, datetime
 from sqlalchemy import JSON, Boolean, DateTime, Index, Integer, String, Text, text
 from sqlmodel import Field, SQLModel
 
-# The service's models module sets the naming convention on the shared metadata; set it here too in
-# case this module is imported first (same dict, so the order does not matter).
-if not SQLModel.metadata.naming_convention or "ix" not in SQLModel.metadata.naming_convention:
-    SQLModel.metadata.naming_convention = {
-        "ix": "ix_%(column_0_label)s",
-        "uq": "uq_%(table_name)s_%(column_0_name)s",
-        "ck": "ck_%(table_name)s_%(constraint_name)s",
-        "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
-        "pk": "pk_%(table_name)s",
-    }
+from service import naming  # noqa: E402,F401  (the shared naming convention, whichever module loads first)
 
 _OPEN = text("fired_at IS NULL")
 

@@ -9,13 +9,7 @@ from datetime import UTC, datetime
 from sqlalchemy import JSON, Column, Integer, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-SQLModel.metadata.naming_convention = {
-    "ix": "ix_%(column_0_label)s",
-    "uq": "uq_%(table_name)s_%(column_0_name)s",
-    "ck": "ck_%(table_name)s_%(constraint_name)s",
-    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
-    "pk": "pk_%(table_name)s",
-}
+from service import naming  # noqa: E402,F401  (sets the naming convention before any table)
 
 
 def utcnow() -> datetime:

@@ -1,0 +1,17 @@
+"""The constraint naming convention of our shared SQLModel metadata, in one place.
+
+Every table module imports this before defining tables, so constraints get stable names on SQLite and
+PostgreSQL alike (Alembic batch mode needs them), whichever module is imported first.
+"""
+
+from sqlmodel import SQLModel
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+SQLModel.metadata.naming_convention = NAMING_CONVENTION
