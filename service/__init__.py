@@ -70,9 +70,10 @@ def create_app(config: dict | None = None) -> Flask:
     limiter.init_app(app)
     babel.init_app(app)
     app.register_blueprint(web.bp)
-    from service import render
+    from service import mails, render
 
     app.jinja_env.globals["r"] = render
+    app.extensions["outbox_renderer"] = mails.renderer_for(app)  # mails are rendered when sent
     errors.init_app(app)
     if app.config["DEV"]:
         try:

@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from collections.abc import Callable
+from datetime import datetime, timedelta
 
-from flask import current_app, render_template
+from flask import render_template
 from flask_babel import gettext as _
 
 import engine
 from service import render, tokens
 from service.models import GameRow, SeatRow
-
-try:
-    from service.outbox import queue_mail
-except ImportError:  # pragma: no cover - stand-in until the mail layer lands
-    def queue_mail(session, **kwargs):
-        current_app.extensions.setdefault("skyjo_fake_outbox", []).append(kwargs)
+from service.outbox import insert_mail, queue_mail
 
 
 def _thread(game: GameRow, seat: SeatRow) -> str:
@@ -37,18 +33,81 @@ def command_help() -> list[str]:
 
 
 def _send(s, game: GameRow, seat: SeatRow, template: str, *, asks: bool = False, **ctx) -> None:
-    """`asks=True`: the mail asks the seat for a decision, so replying to it plays (Reply-To is the
+    """Queue one mail to `seat` as an intent: the template's name and a JSON context (the seat's
+    view, never the state), rendered by `render_intent` when the sender takes the row. Mail goes out
+    iff the caller's transaction commits; the move's transaction stays small.
+
+    `asks=True`: the mail asks the seat for a decision, so replying to it plays (Reply-To is the
     seat's reply address with the game version, and the two lines of command help are shown)."""
     token = tokens.seat_token(seat.token_salt)
-    ctx.update(game=game, seat=seat, token=token, r=render, seat_url=render.seat_url(token),
-               prefs_url=render.prefs_url(token), base_url=render.base_url(),
-               reply_help=command_help() if asks else None)
-    html = render_template(f"mail/{template}.html", **ctx)
-    text = render_template(f"mail/{template}.txt", **ctx)
-    queue_mail(s, to_addr=seat.email, to_name=seat.name, subject=game.title, text=text, html=html,
-               game_id=None, seat=seat.seat if seat.seat is not None else seat.position,
-               thread_key=_thread(game, seat), unsubscribe_url=render.unsubscribe_url(token),
-               reply_to=reply_to_of(game, seat) if asks else None)
+    context = _plain(ctx)
+    context.update(game=_game_ctx(game), seat=_seat_ctx(seat), token=token, base=render.base_url(), asks=asks)
+    insert_mail(s, to_addr=seat.email, to_name=seat.name, subject=game.title, template=template, context=context,
+                game_id=None, seat=seat.seat if seat.seat is not None else seat.position,
+                thread_key=_thread(game, seat), unsubscribe_url=render.unsubscribe_url(token),
+                reply_to=reply_to_of(game, seat) if asks else None)
+
+
+def _game_ctx(game: GameRow) -> dict:
+    return {"id": game.id, "title": game.title, "status": game.status}
+
+
+def _seat_ctx(seat: SeatRow) -> dict:
+    return {"name": seat.name, "seat": seat.seat, "position": seat.position, "is_host": seat.is_host}
+
+
+def _plain(value):
+    """A mail context as JSON data: seats and games as the few fields templates show, datetimes
+    tagged (`_revive` turns them back), views without their event log (no mail shows it)."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items() if k != "log" or "players" not in value}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, SeatRow):
+        return _seat_ctx(value)
+    if isinstance(value, GameRow):
+        return _game_ctx(value)
+    if isinstance(value, datetime):
+        return {"$dt": value.isoformat()}
+    return value
+
+
+def _revive(value):
+    if isinstance(value, dict):
+        if len(value) == 1 and "$dt" in value:
+            return datetime.fromisoformat(value["$dt"])
+        return {k: _revive(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_revive(v) for v in value]
+    return value
+
+
+def render_intent(template: str, context: dict) -> tuple[str, str]:
+    """The text and HTML bodies of a queued intent (needs an app context for templates and
+    translations; no database). Links are built from the token and base URL stored at queue time."""
+    ctx = _revive(context)
+    token, base = ctx.pop("token"), ctx.pop("base")
+    if ctx.pop("links", False):
+        groups = render.move_groups(ctx["view"])
+        for g in groups:
+            for opt in g["options"]:
+                opt["url"] = base + render.move_path(token, opt["slug"], ctx["view"]["version"])
+        ctx["groups"] = groups
+    else:
+        ctx.setdefault("groups", [])
+    ctx.update(token=token, r=render, seat_url=base + render.seat_path(token), prefs_url=f"{base}/s/{token}/prefs",
+               base_url=base, reply_help=command_help() if ctx.pop("asks", False) else None)
+    return render_template(f"mail/{template}.txt", **ctx), render_template(f"mail/{template}.html", **ctx)
+
+
+def renderer_for(app) -> Callable[[str, dict], tuple[str, str]]:
+    """The outbox renderer of `app` (senders run outside requests: it enters the app's context)."""
+
+    def renderer(template: str, context: dict) -> tuple[str, str]:
+        with app.app_context():
+            return render_intent(template, context)
+
+    return renderer
 
 
 def invitation(s, game: GameRow, seat: SeatRow, host: SeatRow, seats: list[SeatRow]) -> None:
@@ -82,13 +141,11 @@ def links(s, entries: list[tuple[GameRow, SeatRow]]) -> None:
 
 def turn_context(game: GameRow, seat: SeatRow, view: dict, seats: list[SeatRow] | None = None,
                  clock_status: dict | None = None) -> dict:
-    token = tokens.seat_token(seat.token_salt)
-    groups = render.move_groups(view)
-    for g in groups:
-        for opt in g["options"]:
-            opt["url"] = render.move_url(token, opt["slug"], view["version"])
+    """What a mail asking for a decision shows besides the view: its move links (built at render
+    time from the view) and the clock's lines as of now."""
     deadline = game.updated_at + timedelta(hours=game.decision_hours)
-    return {"view": view, "groups": groups, "deadline": deadline, **clock_context(game, seat, seats, clock_status)}
+    return {"view": view, "links": True, "deadline": deadline,
+            **clock_context(game, seat, seats, clock_status)}
 
 
 def clock_context(game: GameRow, seat: SeatRow, seats: list[SeatRow] | None = None,
@@ -133,7 +190,7 @@ def reply_answer(s, game: GameRow, seat: SeatRow, *, headline: str, details: lis
     g = engine.Game.from_json(game.state) if game.state is not None else None
     view = engine.view(g, seat.seat) if g is not None and seat.seat is not None else None
     owes = bool(view) and g is not None and not g.is_over and any(p.seat == seat.seat for p in g.pending())
-    ctx = turn_context(game, seat, view) if owes else {"view": view, "groups": [], "deadline": None}
+    ctx = turn_context(game, seat, view) if owes else {"view": view, "deadline": None}
     legal = sorted({m.text() for m in g.legal_moves(seat.seat)}) if owes and error else []
     _send(s, game, seat, "answer", asks=owes, headline=headline, details=details or [],
           events=events or [], legal=legal, error=error, **ctx)

@@ -49,6 +49,7 @@ from sqlalchemy import (
     UniqueConstraint,
     and_,
     exists,
+    insert,
     or_,
     select,
     update,
@@ -64,6 +65,10 @@ __all__ = [
     "MailConfig",
     "configure",
     "queue_mail",
+    "insert_mail",
+    "mail_values",
+    "render_pending",
+    "Renderer",
     "build_message",
     "Transport",
     "TransportUnavailable",
@@ -120,8 +125,12 @@ class OutboxMail(SQLModel, table=True):
     to_addr: str = Field(sa_type=String(320))
     to_name: str = Field(default="", sa_type=Text)
     subject: str = Field(sa_type=Text)
-    text_body: str = Field(sa_type=Text)
+    # NULL until rendered: a mail queued as an intent (`template` + `context`) gets its bodies when a
+    # sender first claims it (see `render_claimed`); a mail queued with bodies has no template.
+    text_body: str | None = Field(default=None, sa_type=Text, nullable=True)
     html_body: str | None = Field(default=None, sa_type=Text, nullable=True)
+    template: str | None = Field(default=None, sa_type=String(40), nullable=True)
+    context: dict | None = Field(default=None, sa_type=JSON, nullable=True)
     headers: dict = Field(default_factory=dict, sa_type=JSON)
     message_id: str = Field(sa_type=String(255))
     # Naive UTC everywhere (explicit DateTime(): sqlmodel >= 0.0.50 otherwise maps datetime to a
@@ -292,14 +301,15 @@ def inline_css(html: str) -> str:
     return _inliner.inline(html)
 
 
-def queue_mail(
-    session: Session,
+def mail_values(
     *,
     to_addr: str,
     to_name: str,
     subject: str,
-    text: str,
-    html: str | None,
+    text: str | None = None,
+    html: str | None = None,
+    template: str | None = None,
+    context: dict | None = None,
     game_id: int | None = None,
     seat: int | None = None,
     thread_key: str | None = None,
@@ -307,16 +317,20 @@ def queue_mail(
     reply_to: str | None = None,
     now: datetime | None = None,
     config: MailConfig | None = None,
-) -> OutboxMail:
-    """Add one mail to `session` (never commits: it goes out iff the caller's transaction commits).
+) -> dict:
+    """The column values of one outbox row (headers cleaned, Message-ID fixed now).
 
+    Either the bodies (`text`, optional `html`, CSS inlined here) or an intent: `template` and a
+    JSON `context` that the sender's renderer turns into the bodies at send time (the move's
+    transaction then only writes a small row; nothing hidden may be in the context either).
     thread_key: e.g. "game-12-seat-1"; In-Reply-To/References point to `<thread_key@domain>` so every
     mail of that game and seat threads together (keep the subject fixed too, for Gmail).
     unsubscribe_url: RFC 8058 one-click URL (must act on POST only).
     reply_to: e.g. the seat's secret reply address.
     """
+    if (text is None) == (template is None):
+        raise ValueError("a mail has either its text or a template to render it from")
     cfg = config or current_config()
-    sender = cfg.from_address
     domain = cfg.domain
     now = _naive_utc(now)
 
@@ -330,23 +344,102 @@ def queue_mail(
         headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     if reply_to:
         headers["Reply-To"] = clean_address(reply_to)
+    return {
+        "game_id": game_id,
+        "seat": seat,
+        "from_addr": str(cfg.from_address),
+        "to_addr": clean_address(to_addr),
+        "to_name": clean_header_text(to_name or "", 100),
+        "subject": clean_header_text(subject, 250),
+        "text_body": text,
+        "html_body": inline_css(html) if html is not None else None,
+        "template": template,
+        "context": context,
+        "headers": headers,
+        "message_id": new_message_id(domain),
+        "created_at": now,
+        "send_after": now,
+        "attempts": 0,
+    }
 
-    row = OutboxMail(
-        game_id=game_id,
-        seat=seat,
-        from_addr=str(sender),
-        to_addr=clean_address(to_addr),
-        to_name=clean_header_text(to_name or "", 100),
-        subject=clean_header_text(subject, 250),
-        text_body=text,
-        html_body=inline_css(html) if html is not None else None,
-        headers=headers,
-        message_id=new_message_id(domain),
-        created_at=now,
-        send_after=now,
-    )
+
+def queue_mail(session: Session, **kwargs) -> OutboxMail:
+    """Add one mail to `session` as an ORM row (never commits: it goes out iff the caller's
+    transaction commits). Arguments: those of `mail_values`."""
+    row = OutboxMail(**mail_values(**kwargs))
     session.add(row)
     return row
+
+
+def insert_mail(session: Session, **kwargs) -> None:
+    """Like `queue_mail`, but one Core INSERT at once and no ORM object (the move's hot path).
+    Rows are sent per recipient in id order, so call it in the order the mails should arrive."""
+    session.connection().execute(insert(OutboxMail.__table__), [mail_values(**kwargs)])
+
+
+# --------------------------------------------------------------------------------------------------
+# Rendering intents
+# --------------------------------------------------------------------------------------------------
+
+Renderer = Callable[[str, dict], tuple[str, str | None]]
+"""(template, context) -> (text body, HTML body before CSS inlining); needs no database."""
+
+
+class RenderFailed(Exception):
+    """The renderer could not turn an intent into bodies (a bug or no renderer configured)."""
+
+
+def resolve_renderer(renderer: Renderer | None) -> Renderer | None:
+    """The renderer to use: the one given, else the active Flask app's (`create_app` sets it)."""
+    if renderer is not None:
+        return renderer
+    try:
+        from flask import current_app, has_app_context
+
+        if has_app_context():
+            return current_app.extensions.get("outbox_renderer")
+    except ImportError:  # pragma: no cover - flask is a dependency
+        pass
+    return None
+
+
+def _bodies(row_template: str, row_context: dict | None, renderer: Renderer | None) -> tuple[str, str | None]:
+    if renderer is None:
+        raise RenderFailed("no renderer configured for template mails")
+    try:
+        text, html = renderer(row_template, row_context or {})
+    except Exception as exc:  # noqa: BLE001 - a template bug must not stop the other mails
+        raise RenderFailed(type(exc).__name__) from exc
+    return text, inline_css(html) if html is not None else None
+
+
+def _store_bodies(session: Session, row_id: int, text: str, html: str | None) -> bool:
+    t = OutboxMail.__table__.c
+    result = session.execute(
+        update(OutboxMail.__table__)
+        .where(t.id == row_id, t.text_body.is_(None))
+        .values(text_body=text, html_body=html, context=None)
+        .execution_options(synchronize_session=False)
+    )
+    return result.rowcount == 1
+
+
+def render_pending(source: SessionSource, renderer: Renderer | None = None, limit: int = 10_000) -> int:
+    """Render every queued intent now, without sending (tests, and tools that read bodies before a
+    sender ran). Returns how many rows got their bodies. Senders do this themselves per claimed row."""
+    renderer = resolve_renderer(renderer)
+    t = OutboxMail.__table__.c
+    done = 0
+    with _session_factory(source)() as session:
+        pending = list(session.execute(
+            select(t.id, t.template, t.context).where(t.text_body.is_(None)).order_by(t.id).limit(limit)))
+        session.commit()
+        for start in range(0, len(pending), 50):  # one transaction per 50 rows
+            for row_id, template, context in pending[start:start + 50]:
+                text, html = _bodies(template, context, renderer)
+                done += _store_bodies(session, row_id, text, html)
+            session.commit()
+    return done
 
 
 # --------------------------------------------------------------------------------------------------
@@ -648,18 +741,20 @@ def _renew(session: Session, row_id: int, token: str, now: datetime, lease: time
     return row
 
 
-def _mark_sent(session: Session, row_id: int, transport_name: str, now: datetime) -> None:
+def _mark_sent(session: Session, row_id: int, transport_name: str, now: datetime, bodies: dict) -> None:
     t = OutboxMail.__table__.c
     session.execute(
         update(OutboxMail.__table__)
         .where(t.id == row_id, t.sent_at.is_(None))
-        .values(sent_at=now, transport=transport_name, claimed_until=None, claimed_by=None, last_error=None)
+        .values(sent_at=now, transport=transport_name, claimed_until=None, claimed_by=None, last_error=None,
+                **bodies)
         .execution_options(synchronize_session=False)
     )
     session.commit()
 
 
-def _mark_failed(session: Session, row: OutboxMail, token: str, error: str, now: datetime) -> datetime:
+def _mark_failed(session: Session, row: OutboxMail, token: str, error: str, now: datetime,
+                 bodies: dict | None = None) -> datetime:
     t = OutboxMail.__table__.c
     attempts = (row.attempts or 0) + 1
     retry_at = now + backoff_delay(attempts)
@@ -672,6 +767,7 @@ def _mark_failed(session: Session, row: OutboxMail, token: str, error: str, now:
             send_after=retry_at,
             claimed_until=None,
             claimed_by=None,
+            **(bodies or {}),
         )
         .execution_options(synchronize_session=False)
     )
@@ -700,14 +796,22 @@ def deliver_due(
     *,
     batch_size: int = 10,
     lease: timedelta = LEASE,
+    renderer: Renderer | None = None,
 ) -> int:
     """Send up to `limit` due rows, oldest first; returns how many were sent.
+
+    A row queued as an intent is rendered right after it is claimed (`renderer`, default: the
+    active app's); its bodies are stored with the outcome (sent, or backed off), so a retry sends
+    the same bytes and the dev mailbox shows what went out. (A sender that dies between the send and
+    that UPDATE leaves the row to be rendered again from the same context: the same mail, at least
+    once, like any send.) A render failure backs that row off like a send failure.
 
     `now` (naive UTC or aware) fixes the clock for tests; otherwise the real time is read per step.
     A failure of one message backs that row off and goes on; an unreachable server backs off the
     row being sent, releases the rest untouched and ends the sweep (they wait for the next one).
     """
     make_session = _session_factory(session_factory_or_engine)
+    renderer = resolve_renderer(renderer)
     fixed_now = _naive_utc(now) if now is not None else None
 
     def clock() -> datetime:
@@ -731,11 +835,15 @@ def deliver_due(
                     if row is None:
                         held.add(addr)
                         continue
+                    bodies: dict = {}
                     try:
+                        if row.text_body is None:  # stored with the outcome below (same bytes on retry)
+                            row.text_body, row.html_body = _bodies(row.template, row.context, renderer)
+                            bodies = {"text_body": row.text_body, "html_body": row.html_body, "context": None}
                         msg = build_message(row)
                         transport.send(msg)
                     except TransportUnavailable as exc:
-                        retry_at = _mark_failed(session, row, token, _describe(exc), clock())
+                        retry_at = _mark_failed(session, row, token, _describe(exc), clock(), bodies)
                         _release(session, [i for i, _ in batch[index + 1 :]], token)
                         log.warning(
                             "outbox: mail server unavailable (row %s, attempt %s, retry at %s)",
@@ -746,7 +854,7 @@ def deliver_due(
                         return sent
                     except Exception as exc:  # this message failed; others may still go
                         held.add(addr)
-                        retry_at = _mark_failed(session, row, token, _describe(exc), clock())
+                        retry_at = _mark_failed(session, row, token, _describe(exc), clock(), bodies)
                         log.warning(
                             "outbox: row %s not sent (%s), attempt %s, retry at %s",
                             row_id,
@@ -755,7 +863,7 @@ def deliver_due(
                             retry_at.isoformat(timespec="seconds"),
                         )
                         continue
-                    _mark_sent(session, row_id, transport.name, clock())
+                    _mark_sent(session, row_id, transport.name, clock(), bodies)
                     sent += 1
     finally:
         transport.close()
@@ -779,9 +887,11 @@ class BackgroundSender:
         *,
         interval: float = 3.0,
         error_interval_cap: float = 300.0,
+        renderer: Renderer | None = None,
     ):
         self.source = source
         self.transport = transport
+        self.renderer = renderer
         self.interval = interval
         self.error_interval_cap = error_interval_cap
         self._stop = threading.Event()
@@ -810,7 +920,7 @@ class BackgroundSender:
         delay = self.interval
         while not self._stop.is_set():
             try:
-                deliver_due(self.source, self.transport)
+                deliver_due(self.source, self.transport, renderer=self.renderer)
                 delay = self.interval
             except Exception as exc:  # DB down, etc.: log the class only (messages may hold data)
                 delay = min(self.error_interval_cap, max(delay * 2, self.interval))
@@ -869,7 +979,8 @@ def start_background_sender(
             raise RuntimeError("MAIL_URL is not set and the dev mailbox is off: mails would go nowhere")
     configure(mail_from=app.config.get("MAIL_FROM") or None, base_url=app.config.get("BASE_URL") or None)
     sender = BackgroundSender(
-        engine if engine is not None else app_engine(app), transport, interval=interval
+        engine if engine is not None else app_engine(app), transport, interval=interval,
+        renderer=app.extensions.get("outbox_renderer"),
     )
     app.extensions[_EXT_KEY] = sender
     return sender.start()

@@ -183,7 +183,8 @@ def _send_mail_once(app) -> None:
     if transport is None:
         return
     outbox.configure(mail_from=app.config.get("MAIL_FROM") or None, base_url=app.config.get("BASE_URL") or None)
-    outbox.deliver_due(app.extensions["db_engine"], transport, limit=10_000)
+    outbox.deliver_due(app.extensions["db_engine"], transport, limit=10_000,
+                       renderer=app.extensions.get("outbox_renderer"))
 
 
 def cmd_worker(args: argparse.Namespace) -> int:

@@ -11,7 +11,7 @@ from sqlmodel import select
 import engine
 from service import db
 from service.models import GameRow, SeatRow
-from service.outbox import OutboxMail
+from service.outbox import OutboxMail, render_pending
 
 CSRF_RE = re.compile(r'name="csrf_token"(?: type="hidden")? value="([^"]+)"|value="([^"]+)" name="csrf_token"')
 LINK_RE = re.compile(r"https?://localhost(/[^\s\"'<>]+)")
@@ -25,6 +25,8 @@ def csrf_of(html: str) -> str:
 
 
 def mails(app, since_id: int = 0) -> list[OutboxMail]:
+    """The outbox rows after `since_id`, their bodies rendered (a sender would render them first)."""
+    render_pending(db.get_engine(app), app.extensions["outbox_renderer"])
     with app.app_context(), db.transaction() as s:
         return list(s.exec(select(OutboxMail).where(OutboxMail.id > since_id).order_by(OutboxMail.id)))
 

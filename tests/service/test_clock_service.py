@@ -52,7 +52,9 @@ def sweep(app, at):
 
 def q(app, stmt):
     from service import db
+    from service.outbox import render_pending
 
+    render_pending(db.get_engine(app), app.extensions["outbox_renderer"])  # mails get their bodies
     with app.app_context(), db.transaction() as s:
         return list(s.exec(stmt))
 

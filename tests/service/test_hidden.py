@@ -71,6 +71,7 @@ def test_no_hidden_value_in_pages_or_mails(tmp_path):
     rng = random.Random(2024)
     teeth = 0
     checked = 0
+    intents = 0
     last_mail = 0
     for game_no in range(5):
         n = rng.choice([2, 3])
@@ -87,6 +88,7 @@ def test_no_hidden_value_in_pages_or_mails(tmp_path):
         for _step in range(400):
             version, state, status = h.game_state(app, gid)
             g = engine.Game.from_json(state)
+            intents += check_intents(app, last_mail, g, names)
             for m in h.mails(app, last_mail):  # mails queued by the last change, rendered from g
                 if m.subject.startswith("SKYJO with") is False:
                     continue
@@ -120,6 +122,32 @@ def test_no_hidden_value_in_pages_or_mails(tmp_path):
         assert status == "finished"
     assert checked > 300
     assert teeth > checked / 4, "the check had no teeth: too few hidden-only values"
+    assert intents > 100
+
+
+def check_intents(app, since_id: int, g: engine.Game, names: list[tuple[str, str]]) -> int:
+    """Mails queued by the last change, before rendering: a mail's stored context holds the seat's
+    own view (as the engine gives it for that seat now, minus the log no mail shows) and nothing
+    hidden in its other parts either."""
+    from sqlmodel import select
+
+    from service.outbox import OutboxMail
+
+    seen = 0
+    with app.app_context(), db.transaction() as s:
+        rows = s.exec(select(OutboxMail).where(OutboxMail.id > since_id, OutboxMail.text_body.is_(None)))
+        for m in rows:
+            viewer = next((i for i, (_n, e) in enumerate(names) if e == m.to_addr), None)
+            ctx = m.context
+            if ctx.get("view") is None:
+                continue
+            want = {k: v for k, v in engine.view(g, viewer).items() if k != "log"}
+            assert ctx["view"] == want, f"intent to {m.to_addr}: not exactly the seat's view"
+            rest = {k: v for k, v in ctx.items() if k not in {"view", "round_over", "token", "base", "game"}}
+            check(json.dumps(rest), g, viewer, f"intent to {m.to_addr}")
+            assert "draw" not in json.dumps(ctx.get("game")), "the game's state in an intent"
+            seen += 1
+    return seen
 
 
 def test_the_check_catches_a_leak(tmp_path):

@@ -540,3 +540,97 @@ def test_senders_and_writers_together_on_the_service_sqlite_engine(tmp_path):
     assert not errors, errors
     counts = Counter(t.sent)
     assert len(counts) == 60 and set(counts.values()) == {1}
+
+
+# --------------------------------------------------------------------------------------------------
+# intents: queued small, rendered by the sender
+# --------------------------------------------------------------------------------------------------
+
+
+def intent(session, n: int = 1, to: str = "ann@example.org", template: str = "turn") -> None:
+    for i in range(n):
+        outbox.insert_mail(session, to_addr=to, to_name="Ann", subject="SKYJO with Bo", template=template,
+                           context={"n": i}, config=CFG, now=T0)
+
+
+def test_intent_is_rendered_when_claimed_and_stored_with_the_send(engine):  # noqa: F811
+    calls = []
+
+    def renderer(template, context):
+        calls.append((template, context["n"]))
+        return f"text {context['n']}", f"<style>p {{ color: red }}</style><p>html {context['n']}</p>"
+
+    with pytest.raises(RuntimeError):
+        with Session(engine, expire_on_commit=False) as s, s.begin():
+            intent(s)
+            raise RuntimeError("stale version")  # rolled back: the intent is gone with the move
+    assert all_rows(engine) == []
+    with Session(engine, expire_on_commit=False) as s, s.begin():
+        intent(s, 2)
+    (first, second) = all_rows(engine)
+    assert first.text_body is None and first.html_body is None and first.template == "turn"
+
+    class Capture(RecordingTransport):
+        def send(self, msg):
+            self.bodies = getattr(self, "bodies", []) + [msg.as_bytes()]
+            super().send(msg)
+
+    t = Capture()
+    assert deliver_due(engine, t, now=T0, renderer=renderer) == 2
+    assert calls == [("turn", 0), ("turn", 1)]
+    rows = all_rows(engine)
+    assert [r.text_body for r in rows] == ["text 0", "text 1"]
+    assert '<p style="color: red;">html 0' in rows[0].html_body  # CSS inlined at render time too
+    assert rows[0].context is None  # the bodies replace the context
+    assert b"text 0" in t.bodies[0] and t.sent == [first.message_id, second.message_id]
+
+
+def test_render_failure_backs_off_and_keeps_the_mail_and_the_order(engine, caplog):  # noqa: F811
+    state = {"broken": True}
+
+    def renderer(template, context):
+        if state["broken"] and context["n"] == 0:
+            raise KeyError("secret-looking detail")
+        return f"text {context['n']}", None
+
+    with Session(engine, expire_on_commit=False) as s, s.begin():
+        intent(s, 2)
+    t = RecordingTransport()
+    with caplog.at_level(logging.WARNING, logger="service.outbox"):
+        assert deliver_due(engine, t, now=T0, renderer=renderer) == 0  # the 2nd waits behind the 1st
+    first = all_rows(engine)[0]
+    assert first.attempts == 1 and first.text_body is None and "RenderFailed" in first.last_error
+    assert "secret-looking" not in caplog.text
+    state["broken"] = False
+    t.down = True  # rendered, but the server is down: the bodies are kept with the back-off
+    assert deliver_due(engine, t, now=T0 + timedelta(minutes=5), renderer=renderer) == 0
+    first = all_rows(engine)[0]
+    assert first.attempts == 2 and first.text_body == "text 0" and first.context is None
+    t.down = False
+    assert deliver_due(engine, t, now=T0 + timedelta(hours=2), renderer=renderer) == 2
+    assert [r.text_body for r in all_rows(engine)] == ["text 0", "text 1"]
+
+
+def test_no_renderer_means_no_send_and_no_loss(engine):  # noqa: F811
+    with Session(engine, expire_on_commit=False) as s, s.begin():
+        intent(s)
+    assert deliver_due(engine, RecordingTransport(), now=T0) == 0
+    (row,) = all_rows(engine)
+    assert row.sent_at is None and row.attempts == 1 and row.template == "turn"
+
+
+def test_render_pending_fills_bodies_without_sending(engine):  # noqa: F811
+    with Session(engine, expire_on_commit=False) as s, s.begin():
+        intent(s, 3)
+        queue(s)  # a mail queued with its bodies is left alone
+    assert outbox.render_pending(engine, lambda tpl, ctx: (f"t{ctx['n']}", None)) == 3
+    rows = all_rows(engine)
+    assert [r.text_body for r in rows] == ["t0", "t1", "t2", "text 0"]
+    assert all(r.sent_at is None for r in rows)
+
+
+def test_a_mail_has_either_bodies_or_a_template():
+    with pytest.raises(ValueError):
+        outbox.mail_values(to_addr="a@b.org", to_name="A", subject="s", config=CFG)
+    with pytest.raises(ValueError):
+        outbox.mail_values(to_addr="a@b.org", to_name="A", subject="s", text="t", template="turn", config=CFG)
