@@ -4,13 +4,27 @@
 `BEGIN IMMEDIATE` (one writer at a time, others wait up to the busy timeout instead of failing with
 "database is locked" when a read lock would need upgrading); on PostgreSQL it is a plain transaction
 and correctness comes from conditional `UPDATE ... WHERE version = :v`.
+
+SQLite writers also queue on a file lock next to the database (`WriterQueue`) before their
+`BEGIN IMMEDIATE`: SQLite's own busy handler polls with sleeps of up to 100 ms, so under concurrent
+moves (several gunicorn workers, the sender and the clock) a waiting writer slept long after the
+lock was free; the kernel wakes the next `flock` waiter at once. The busy timeout stays as the
+safety net for writers that do not take the queue (the outbox sender's short claims).
 """
 
 from __future__ import annotations
 
 import contextvars
+import os
+import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
+from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not POSIX: SQLite's busy handler alone
+    fcntl = None
 
 from flask import current_app
 from sqlalchemy import create_engine, event
@@ -46,10 +60,67 @@ def make_engine(url: str, **kwargs) -> Engine:
     return create_engine(url, pool_pre_ping=True, **kwargs)
 
 
+class WriterQueue:
+    """One SQLite writer at a time across threads and processes, woken at once when it is their
+    turn: a thread lock inside the process, an exclusive `flock` on `<database>.writers` between
+    processes. Re-entrant per thread (a write transaction inside another takes it once). The file
+    descriptor is opened per process (after a fork the child opens its own)."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self._mutex = threading.Lock()
+        self._local = threading.local()
+        self._fd: int | None = None
+        self._pid = 0
+
+    def _file(self) -> int:
+        if self._fd is None or self._pid != os.getpid():
+            self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+            self._pid = os.getpid()
+        return self._fd
+
+    @contextmanager
+    def hold(self) -> Iterator[None]:
+        if getattr(self._local, "depth", 0):
+            self._local.depth += 1
+            try:
+                yield
+            finally:
+                self._local.depth -= 1
+            return
+        if not self._mutex.acquire(timeout=SQLITE_BUSY_TIMEOUT_MS / 1000):
+            raise TimeoutError("another write transaction of this process did not finish")
+        try:
+            fd = self._file()
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            self._local.depth = 1
+            try:
+                yield
+            finally:
+                self._local.depth = 0
+                fcntl.flock(fd, fcntl.LOCK_UN)
+        finally:
+            self._mutex.release()
+
+
+def writer_queue_for(url: str) -> WriterQueue | None:
+    """The queue of a SQLite file database (None for PostgreSQL, in-memory SQLite, or no fcntl)."""
+    from sqlalchemy.engine import make_url
+
+    parsed = make_url(url)
+    if fcntl is None or not parsed.drivername.startswith("sqlite"):
+        return None
+    database = parsed.database or ""
+    if not database or database == ":memory:" or "mode=memory" in url:
+        return None
+    return WriterQueue(Path(database).with_name(Path(database).name + ".writers"))
+
+
 def init_app(app) -> None:
     engine = make_engine(app.config["DATABASE_URL"])
     app.extensions["skyjo_db"] = engine
     app.extensions["db_engine"] = engine  # the outbox sender looks for it here
+    app.extensions["skyjo_writers"] = writer_queue_for(app.config["DATABASE_URL"])
 
 
 def get_engine(app=None) -> Engine:
@@ -59,11 +130,13 @@ def get_engine(app=None) -> Engine:
 @contextmanager
 def transaction(write: bool = False, app=None) -> Iterator[Session]:
     """A session inside one transaction: committed on success, rolled back on any exception."""
+    queue = (app or current_app).extensions.get("skyjo_writers") if write else None
     token = _immediate.set(write)
     try:
-        with Session(get_engine(app), expire_on_commit=False) as session:
-            with session.begin():
-                yield session
+        with queue.hold() if queue is not None else nullcontext():
+            with Session(get_engine(app), expire_on_commit=False) as session:
+                with session.begin():
+                    yield session
     finally:
         _immediate.reset(token)
 
