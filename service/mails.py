@@ -58,9 +58,12 @@ def _seat_ctx(seat: SeatRow) -> dict:
 
 def _plain(value):
     """A mail context as JSON data: seats and games as the few fields templates show, datetimes
-    tagged (`_revive` turns them back), views without their event log (no mail shows it)."""
+    tagged (`_revive` turns them back), views without their event log (no mail shows it). An engine
+    view is JSON data already (tests/engine prove its JSON round trip): it is not walked."""
     if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items() if k != "log" or "players" not in value}
+        if "players" in value and "version" in value and "viewer" in value:  # an engine view
+            return {k: v for k, v in value.items() if k != "log"}
+        return {k: _plain(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [_plain(v) for v in value]
     if isinstance(value, SeatRow):

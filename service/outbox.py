@@ -239,9 +239,18 @@ def clean_header_text(value: str, max_len: int = 200) -> str:
     return value
 
 
+_ATEXT = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
+_PLAIN_ADDRESS = re.compile(rf"({_ATEXT}(?:\.{_ATEXT})*)@([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*)")
+
+
+@functools.lru_cache(maxsize=4096)
 def clean_address(addr: str) -> str:
-    """A single plain addr-spec (`local@domain`), or ValueError. IDN domains become punycode."""
+    """A single plain addr-spec (`local@domain`), or ValueError. IDN domains become punycode.
+    Cached, and a plain ASCII dot-atom address (every reply address we make) skips the full parser."""
     addr = str(addr).strip()
+    plain = _PLAIN_ADDRESS.fullmatch(addr)
+    if plain and len(addr) <= 254:
+        return f"{plain.group(1)}@{plain.group(2).lower()}"
     if not addr or _CONTROL.search(addr) or re.search(r"[\s,;<>()\[\]\\\"]", addr) or addr.count("@") != 1:
         raise ValueError("not a single plain e-mail address")
     local, _, domain = addr.rpartition("@")

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from flask_babel import gettext as _
-from sqlalchemy import func, insert, update
+from sqlalchemy import bindparam, event, func, insert, update
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
 
@@ -53,18 +53,44 @@ class Conflict(UseCaseError):
 # lookups
 
 
+# Built once (statement construction costs more than running them on SQLite): every seat of the game
+# a token belongs to, and a game by id.
+_SEATS_OF_TOKEN = (select(SeatRow)
+                   .where(SeatRow.game_id == select(SeatRow.game_id)
+                          .where(SeatRow.token_hash == bindparam("token_hash")).scalar_subquery())
+                   .order_by(SeatRow.position))
+_GAME = select(GameRow).where(GameRow.id == bindparam("game_id"))
+_SEATS_OF_GAME = select(SeatRow).where(SeatRow.game_id == bindparam("game_id")).order_by(SeatRow.position)
+
+
+@event.listens_for(Session, "after_commit")
+@event.listens_for(Session, "after_rollback")
+def _forget_seats(session: Session) -> None:
+    """`seats_of`'s answers hold for one transaction only (a session may live through several)."""
+    session.info.pop("seats_of", None)
+
+
 def seat_by_token(s: Session, token: str, *, for_update: bool = False) -> tuple[SeatRow, GameRow]:
+    """The seat a link token belongs to and its game. All the game's seats come with it (one query)
+    and `seats_of` answers from them for the rest of the transaction."""
     if not tokens.looks_like_token(token):
         raise NotFound(_("This link is not valid. It may have been replaced by a newer one."))
-    row = s.exec(select(SeatRow, GameRow).join(GameRow, GameRow.id == SeatRow.game_id)
-                 .where(SeatRow.token_hash == tokens.hash_token(token))).first()
-    if row is None:
+    token_hash = tokens.hash_token(token)
+    seats = list(s.exec(_SEATS_OF_TOKEN, params={"token_hash": token_hash}))
+    seat = next((r for r in seats if r.token_hash == token_hash), None)
+    if seat is None:
         raise NotFound(_("This link is not valid. It may have been replaced by a newer one."))
-    return row[0], row[1]
+    s.info.setdefault("seats_of", {})[seat.game_id] = seats
+    return seat, s.exec(_GAME, params={"game_id": seat.game_id}).one()
 
 
 def seats_of(s: Session, game_id: str) -> list[SeatRow]:
-    return list(s.exec(select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.position)))
+    """The game's seats in order (from `seat_by_token`'s load when this transaction made it: a game
+    never gains or loses seats after it was created, and these are the same ORM objects)."""
+    known = s.info.get("seats_of", {}).get(game_id)
+    if known is not None:
+        return list(known)
+    return list(s.exec(_SEATS_OF_GAME, params={"game_id": game_id}))
 
 
 def game_title(names: list[str]) -> str:
@@ -260,9 +286,12 @@ def stale_reason(s: Session, game: GameRow, seat: SeatRow, moves: list[str], exp
         return _("You are not playing in this game.")
     if expected_version > game.version or expected_version < 0:
         return _("This move link is not valid.")
-    mine_since = s.exec(select(MoveRow).where(MoveRow.game_id == game.id, MoveRow.seat == seat.seat,
-                                              MoveRow.version_before >= expected_version)
-                        .order_by(MoveRow.number)).first()
+    if expected_version == game.version:
+        mine_since = None  # nothing was played since the link was made
+    else:
+        mine_since = s.exec(select(MoveRow).where(MoveRow.game_id == game.id, MoveRow.seat == seat.seat,
+                                                  MoveRow.version_before >= expected_version)
+                            .order_by(MoveRow.number)).first()
     if mine_since is not None:
         return _("You already played “%(move)s” here; this link is used up.", move=mine_since.move)
     if check_legal:
@@ -326,6 +355,14 @@ def play(s: Session, token: str, slug: str, expected_version: int, *, form_game:
     return Played(game, seat, moves, events)
 
 
+_SAVE_GAME = (update(GameRow.__table__)
+              .where(GameRow.__table__.c.id == bindparam("game_id"),
+                     GameRow.__table__.c.version == bindparam("before"))
+              .values(state=bindparam("state"), version=bindparam("version"),
+                      updated_at=bindparam("updated_at"), status=bindparam("status")))
+_LOG_MOVE = insert(MoveRow.__table__)
+
+
 def save_moves(s: Session, game: GameRow, seat: SeatRow, before_version: int, new: engine.Game,
                moves: list[str], pending_before: set[int], events: list[dict]) -> None:
     """The shared tail of every applied decision (link POST, plan form, reply mail): the conditional
@@ -333,9 +370,9 @@ def save_moves(s: Session, game: GameRow, seat: SeatRow, before_version: int, ne
     now = utcnow()
     new_state = new.to_json()
     new_status = "finished" if new.is_over else "active"
-    res = s.connection().execute(
-        update(GameRow).where(GameRow.id == game.id, GameRow.version == before_version)
-        .values(state=new_state, version=new.version, updated_at=now, status=new_status))
+    conn = s.connection()
+    res = conn.execute(_SAVE_GAME, {"game_id": game.id, "before": before_version, "state": new_state,
+                                    "version": new.version, "updated_at": now, "status": new_status})
     if res.rowcount != 1:
         raise Conflict(_("Somebody else moved at the same moment. Here is the current board."),
                        game=game, seat=seat)
@@ -344,11 +381,10 @@ def save_moves(s: Session, game: GameRow, seat: SeatRow, before_version: int, ne
                        ("status", new_status)):
         set_committed_value(game, key, value)
     # one Core INSERT for the decision's steps (no ORM objects: nothing in this transaction reads them)
-    s.connection().execute(insert(MoveRow.__table__), [
+    conn.execute(_LOG_MOVE, [
         {"game_id": game.id, "number": before_version + i, "seat": seat.seat, "move": m,
          "version_before": before_version + i - 1, "created_at": now}
         for i, m in enumerate(moves, start=1)])
-    s.flush()
     status = clock_service.moved(s, game, new, seat.seat)  # deadlines follow in this transaction, before the mails
     mails.after_move(s, game, seats_of(s, game.id), pending_before, new, seat.seat, events, clock_status=status)
 
