@@ -1,6 +1,7 @@
 """Benchmark of the clock's sweep (a benchmark, not a test: it prints figures).
 
     .venv/bin/python bench/clock.py [--db sqlite,postgres] [--due 10000] [--rows 1000000] [--idle-runs 300]
+        [--moves 3000]
 
 1. one sweep (`clock.tick`) with `--due` due deadlines (timeouts; no-op handlers, so this measures
    the clock's own work: claim, one transaction per row, seat counters, closing the row);
@@ -8,7 +9,11 @@
    open with a deadline in the next two weeks, half closed history, plus the swept rows), taking
    turns: medians over `--idle-runs` sweeps each and their ratio (target <= 1.2: due rows are found
    through the partial index, not by scanning);
-3. the sweep of `--due` rows again with `--parallel` worker processes.
+3. the sweep of `--due` rows again with `--parallel` worker processes;
+4. the clock's part of a move (what `clock_service.moved` runs in every move's transaction:
+   `seat_states`, `note_player_acted`, `schedule_decisions`, `board_status`) over `--moves` moves of
+   2-player games played by the engine's bot: median ms per move and SQL statements per move
+   (target <= 0.4 ms on SQLite; 4 statements for the common move).
 
 Rows are generated inside the database (`generate_series` / a recursive CTE), so inserting a
 million takes seconds. PostgreSQL: BENCH_POSTGRES_URL or TEST_POSTGRES_URL (default
@@ -26,13 +31,13 @@ import subprocess
 import sys
 import tempfile
 import time
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from urllib.parse import quote
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sqlalchemy import create_engine, text  # noqa: E402
+from sqlalchemy import create_engine, event, text  # noqa: E402
 
 from service import clock  # noqa: E402
 
@@ -155,12 +160,64 @@ def worker(url: str, start_at: float) -> None:
     print(json.dumps({"timeouts": r.timeouts, "errors": r.errors, "start": start, "end": time.time()}))
 
 
-def run(name: str, url: str, empty_url: str, due: int, rows: int, idle_runs: int, parallel: int = 4) -> dict:
+def move_path(eng, moves: int) -> dict:
+    """Time the clock's calls of `moves` moves (2-player games, the engine's greedy bot picks each
+    move), each in its own transaction like a real move; only the clock's calls are timed."""
+    import random
+
+    import engine
+
+    factory = clock.session_factory_for(eng)
+    counting = {"on": False, "n": 0}
+
+    @event.listens_for(eng, "before_cursor_execute")
+    def _count(*_args):
+        counting["n"] += counting["on"]
+
+    rng = random.Random(1)
+    times: list[float] = []
+    statements: list[int] = []
+    settings = clock.ClockSettings()
+    game_no = 0
+    while len(times) < moves:
+        game_id, g = f"m{game_no}", engine.new_game(["Ann", "Bo"], options={"target_score": 10_000},
+                                                    seed=f"bench-{game_no}")
+        game_no += 1
+        with factory() as s:
+            clock.schedule_decisions(s, game_id, g.pending(), g.version, NOW, settings)
+        for step in range(200):
+            if len(times) >= moves or g.is_over:
+                break
+            seat = rng.choice(g.pending()).seat
+            g.play(seat, engine.bot_move(g, seat, "greedy", rng))
+            now = NOW + timedelta(minutes=10 * (step + 1))
+            with factory() as s:
+                s.connection()  # the move's transaction has begun long before the clock's calls
+                counting["on"], counting["n"] = True, 0
+                t = time.perf_counter()
+                clocks = clock.seat_states(s, game_id)
+                clock.note_player_acted(s, game_id, seat, now, clocks=clocks)
+                rows = clock.schedule_decisions(s, game_id, g.pending(), g.version, now, settings,
+                                                acted_seats=(seat,), clocks=clocks)
+                clock.board_status(s, game_id, now, clocks=clocks, open_rows=rows)
+                times.append(time.perf_counter() - t)
+                counting["on"] = False
+                statements.append(counting["n"])
+    event.remove(eng, "before_cursor_execute", _count)
+    return {"moves": len(times), "move_ms": statistics.median(times) * 1000,
+            "move_p90_ms": sorted(times)[int(len(times) * 0.9)] * 1000,
+            "move_statements": statistics.median(statements), "move_statements_max": max(statements)}
+
+
+def run(name: str, url: str, empty_url: str, due: int, rows: int, idle_runs: int, parallel: int = 4,
+        moves: int = 3000) -> dict:
     eng, empty = clock.make_engine(url), clock.make_engine(empty_url)
     clock.create_tables(eng)
     clock.create_tables(empty)
     factory = clock.session_factory_for(eng)
     out = {"db": name}
+    if moves:
+        out.update(move_path(eng, moves))
 
     insert_rows(eng, due, prefix="d", due=True)
     t = time.perf_counter()
@@ -192,6 +249,7 @@ def main(argv=None) -> int:
     ap.add_argument("--rows", type=int, default=1_000_000)
     ap.add_argument("--idle-runs", type=int, default=300)
     ap.add_argument("--parallel", type=int, default=4, help="also sweep --due rows with this many processes")
+    ap.add_argument("--moves", type=int, default=3000, help="moves for the move-path figure (0: skip)")
     ap.add_argument("--worker", nargs=2, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.worker:
@@ -202,7 +260,7 @@ def main(argv=None) -> int:
         if name == "sqlite":
             with tempfile.TemporaryDirectory() as tmp:
                 results.append(run("sqlite", f"sqlite:///{tmp}/bench.sqlite3", f"sqlite:///{tmp}/empty.sqlite3",
-                                   args.due, args.rows, args.idle_runs, args.parallel))
+                                   args.due, args.rows, args.idle_runs, args.parallel, args.moves))
         elif name == "postgres":
             schemas = [f"bench_clock_{secrets.token_hex(4)}" for _ in range(2)]
             admin = create_engine(PG_URL)
@@ -217,13 +275,17 @@ def main(argv=None) -> int:
             urls = [f"{PG_URL}{sep}options={quote(f'-csearch_path={schema}')}" for schema in schemas]
             try:
                 results.append(run("postgres", urls[0], urls[1], args.due, args.rows, args.idle_runs,
-                                   args.parallel))
+                                   args.parallel, args.moves))
             finally:
                 with admin.begin() as conn:
                     for schema in schemas:
                         conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
                 admin.dispose()
     for r in results:
+        if "moves" in r:
+            print(f"[{r['db']}] the clock's part of a move: {r['move_ms']:.3f} ms median, p90 {r['move_p90_ms']:.3f} "
+                  f"ms, {r['move_statements']:.0f} statements (max {r['move_statements_max']}) over {r['moves']} "
+                  f"moves (target <= 0.4 ms on SQLite)")
         print(f"[{r['db']}] sweep of {args.due} due deadlines: {r['sweep_s']:.2f} s "
               f"({r['sweep_rows_per_s']:.0f} rows/s, one transaction each)")
         if "parallel_s" in r:

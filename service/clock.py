@@ -35,11 +35,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, time, timedelta
 from functools import lru_cache
 from types import SimpleNamespace
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from sqlalchemy import and_, create_engine, event, exists, func, or_, select, update
-from sqlalchemy.engine import Engine
+from sqlalchemy import and_, bindparam, create_engine, event, exists, func, insert, or_, select, update
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session
 
 from service.clock_models import CLOCK_TABLES, Deadline, DigestSchedule, SeatClock, utcnow
@@ -49,7 +50,7 @@ log = logging.getLogger(__name__)
 __all__ = [
     "ClockSettings", "ClockError", "ClockHandlers", "TickReport", "schedule_decisions", "close_game",
     "note_player_acted", "set_vacation", "end_vacation", "set_seat_settings", "seat_clock",
-    "open_deadlines", "board_status", "vacation_left", "to_local", "play_now", "tick", "defer_quiet", "next_local_time", "is_quiet", "make_engine",
+    "open_deadlines", "seat_states", "SeatState", "OpenDeadline", "board_status", "vacation_left", "to_local", "play_now", "tick", "defer_quiet", "next_local_time", "is_quiet", "make_engine",
     "session_factory_for", "create_tables", "utcnow", "Deadline", "SeatClock", "DigestSchedule",
 ]
 
@@ -265,13 +266,92 @@ def _seat_clock_or_new(session: Session, game_id: str, seat: int, now: datetime)
     return sc
 
 
-def _clocks_of(session: Session, game_id: str) -> dict[int, SeatClock]:
-    rows = session.execute(select(SeatClock).where(SeatClock.game_id == game_id)).scalars()
-    return {r.seat: r for r in rows}
+# The move path (`schedule_decisions`, `note_player_acted`, `board_status`) runs in every move's
+# transaction, so it uses Core statements on the tables (no ORM objects, no unit-of-work flush): one
+# SELECT of the game's seat clocks, one of its open rows, one UPDATE closing rows by id, one INSERT of
+# the new rows; the seat clock is written only when something changes. ORM objects of these rows that
+# the session already holds (the sweep's claimed `Deadline` and `SeatClock`, rows loaded by
+# `open_deadlines`) are kept in step with `_sync`, so later ORM writes in the same transaction neither
+# act on stale values nor write them back. The rarer paths (vacation, settings, play now, the sweep)
+# keep using ORM objects.
+_DT = Deadline.__table__
+_ST = SeatClock.__table__
+
+
+@dataclass(slots=True)
+class SeatState:
+    """The part of a `clock_seat` row the move path needs (a snapshot, not an ORM object). It has the
+    attributes of `SeatClock` that `_plan`, `board_status` and `schedule_decisions` read, so either
+    can be passed to them."""
+
+    seat: int
+    tz: str
+    mail_pref: str
+    consecutive_timeouts: int
+    bot_played: bool
+    vacation_until: datetime | None
+
+
+class OpenDeadline(NamedTuple):
+    """An open `clock_deadline` row as `schedule_decisions` returns it (`id` None: inserted by that
+    call; its id is higher than every other row's)."""
+
+    id: int | None
+    seat: int
+    kind: str
+    deadline_at: datetime
+    policy: str
+
+
+# Built once: a statement object caches its own cache key, so executing it again skips building
+# the statement and its key; the compiled form comes from the engine's statement cache.
+_SEATS_OF_GAME = select(_ST.c.seat, _ST.c.tz, _ST.c.mail_pref, _ST.c.consecutive_timeouts, _ST.c.bot_played,
+                        _ST.c.vacation_until).where(_ST.c.game_id == bindparam("game_id"))
+_OPEN_OF_GAME = (select(_DT.c.id, _DT.c.seat, _DT.c.kind, _DT.c.deadline_at, _DT.c.policy)
+                 .where(_DT.c.game_id == bindparam("game_id"), _DT.c.fired_at.is_(None))
+                 .order_by(_DT.c.seat, _DT.c.id))
+_CLOSED = {"fired_at": bindparam("closed_at"), "outcome": "made", "next_at": None, "next_event": None}
+_CLOSE_ONE = update(_DT).where(_DT.c.id == bindparam("row_id")).values(**_CLOSED)
+_CLOSE_MANY = update(_DT).where(_DT.c.id.in_(bindparam("row_ids", expanding=True))).values(**_CLOSED)
+_INSERT_ROWS = insert(_DT)
+_RESET_SEAT = (update(_ST).where(_ST.c.game_id == bindparam("b_game_id"), _ST.c.seat == bindparam("b_seat"))
+               .values(consecutive_timeouts=0, bot_played=False, updated_at=bindparam("acted_at")))
+
+
+def _core(session: Session) -> Connection:
+    """The session's connection for Core statements, after flushing what the session holds (an ORM
+    query would autoflush; a Core statement does not, and must see the same rows)."""
+    session.flush()
+    return session.connection()
+
+
+def _sync(session: Session, model: type, idents: Iterable[Any], values: dict) -> None:
+    """After a Core UPDATE: the ORM objects of those rows that the session holds take the new values
+    as their committed state (no reload, and a later flush does not write the old ones back)."""
+    if not len(session.identity_map):
+        return
+    mapper = model.__mapper__
+    for ident in idents:
+        obj = session.identity_map.get(mapper.identity_key_from_primary_key(
+            ident if isinstance(ident, tuple) else (ident,)))
+        if obj is not None:
+            for key, value in values.items():
+                set_committed_value(obj, key, value)
+
+
+def seat_states(session: Session, game_id: str) -> dict[int, SeatState]:
+    """The game's seat clocks by seat, as `SeatState` snapshots (one Core SELECT)."""
+    rows = _core(session).execute(_SEATS_OF_GAME, {"game_id": game_id})
+    return {r[0]: SeatState(*r) for r in rows}
+
+
+def _open_rows(session: Session, game_id: str) -> list[OpenDeadline]:
+    return [OpenDeadline._make(r) for r in _core(session).execute(_OPEN_OF_GAME, {"game_id": game_id})]
 
 
 def open_deadlines(session: Session, game_id: str, seat: int | None = None) -> list[Deadline]:
-    """The open rows of a game (or seat), e.g. to show deadlines on the board and in mails."""
+    """The open rows of a game (or seat) as ORM objects, for the paths that change them (vacation,
+    play now, bot play) and the digest. The board and the mails use `board_status`."""
     q = select(Deadline).where(Deadline.game_id == game_id, Deadline.fired_at.is_(None))
     if seat is not None:
         q = q.where(Deadline.seat == seat)
@@ -315,8 +395,9 @@ def board_status(session: Session, game_id: str, now: datetime | None = None, *,
     """What the board and the mails show per seat: {seat: {"deadlines": [(kind, deadline_at)],
     "policy", "vacation_until" (None unless on vacation), "bot_played", "tz", "mail_pref"}}; times
     naive UTC (show them with `to_local(t, viewer_tz)`). Seats with nothing to show are absent.
-    `clocks` / `open_rows`: the game's SeatClock rows and open deadline rows when the caller has them
-    from this transaction (as `schedule_decisions` returns them), to save two queries."""
+    `clocks` / `open_rows`: the game's seat clocks by seat (`seat_states`, or SeatClock rows) and its
+    open deadline rows when the caller has them from this transaction (as `schedule_decisions`
+    returns them), to save the two SELECTs."""
     now = _naive(now)
     out: dict[int, dict] = {}
 
@@ -327,11 +408,12 @@ def board_status(session: Session, game_id: str, now: datetime | None = None, *,
                                      "mail_pref": sc.mail_pref if sc else "every"})
 
     if clocks is None:
-        clocks = _clocks_of(session, game_id)
+        clocks = seat_states(session, game_id)
     if open_rows is None:
-        open_rows = open_deadlines(session, game_id)
-    else:
-        open_rows = sorted((r for r in open_rows if r.fired_at is None), key=lambda r: (r.seat, r.id))
+        open_rows = _open_rows(session, game_id)
+    else:  # by seat, then id; rows just inserted (id None) come last, in the order given
+        open_rows = sorted((r for r in open_rows if getattr(r, "fired_at", None) is None),
+                           key=lambda r: (r.seat, r.id is None, r.id or 0))
     for seat, sc in clocks.items():
         if _on_vacation(sc, now) or sc.bot_played:
             entry(seat, sc)
@@ -347,42 +429,48 @@ def board_status(session: Session, game_id: str, now: datetime | None = None, *,
 # --------------------------------------------------------------------------------------------------
 
 
-def _plan(row: Deadline, sc: SeatClock | None, now: datetime) -> None:
+def _plan(row: Deadline, sc: SeatClock | SeatState | None, now: datetime) -> None:
     """Set `next_at`/`next_event` from the row's deadline, reminders, vacation and quiet hours."""
     if row.fired_at is not None:
         row.next_at, row.next_event = None, None
         return
-    if row.bot_played:
-        row.next_at, row.next_event = row.deadline_at, "timeout"
-        return
+    row.next_at, row.next_event = _next_event(row.deadline_at, row.policy, row.bot_played, row.vacation_until,
+                                              row.reminders_left, sc, now)
+
+
+def _next_event(deadline_at: datetime, policy: str, bot_played: bool, vacation_until: datetime | None,
+                reminders_left: Iterable[int] | None, sc: SeatClock | SeatState | None, now: datetime
+                ) -> tuple[datetime | None, str | None]:
+    """(next_at, next_event) of an open row (`_plan`; `schedule_decisions` for rows it inserts)."""
+    if bot_played:
+        return deadline_at, "timeout"
     tz = sc.tz if sc else "UTC"
     reminders_on = (sc.mail_pref if sc else "every") == "every"
-    floor = row.vacation_until if row.vacation_until and row.vacation_until > now else None
+    floor = vacation_until if vacation_until and vacation_until > now else None
     reminder_at = None
     if reminders_on:
-        for off in row.reminders_left or []:
-            t = row.deadline_at - timedelta(seconds=int(off))
+        for off in reminders_left or []:
+            t = deadline_at - timedelta(seconds=int(off))
             if floor is not None and t < floor:
                 t = floor
             t = defer_quiet(t, tz)
-            if row.policy == "bot" and t >= row.deadline_at:
+            if policy == "bot" and t >= deadline_at:
                 continue  # would come after the timeout: pointless
             reminder_at = t
             break
-    timeout_at = row.deadline_at if row.policy == "bot" else None
+    timeout_at = deadline_at if policy == "bot" else None
     if reminder_at is not None and (timeout_at is None or reminder_at < timeout_at):
-        row.next_at, row.next_event = reminder_at, "reminder"
-    elif timeout_at is not None:
-        row.next_at, row.next_event = timeout_at, "timeout"
-    else:
-        row.next_at, row.next_event = None, None
+        return reminder_at, "reminder"
+    if timeout_at is not None:
+        return timeout_at, "timeout"
+    return None, None
 
 
 def _future_offsets(offsets: Iterable[int], deadline_at: datetime, now: datetime) -> list[int]:
     return sorted({int(o) for o in offsets if deadline_at - timedelta(seconds=int(o)) > now}, reverse=True)
 
 
-def _on_vacation(sc: SeatClock | None, now: datetime) -> bool:
+def _on_vacation(sc: SeatClock | SeatState | None, now: datetime) -> bool:
     return bool(sc and sc.vacation_until and sc.vacation_until > now)
 
 
@@ -406,8 +494,8 @@ def _pending_pairs(pending: Iterable[Any]) -> set[tuple[int, str]]:
 
 def schedule_decisions(session: Session, game_id: str, pending: Iterable[Any], version: int,
                        now: datetime | None = None, settings: ClockSettings | None = None, *,
-                       acted_seats: Iterable[int] = (), clocks: dict[int, SeatClock] | None = None
-                       ) -> list[Deadline]:
+                       acted_seats: Iterable[int] = (), clocks: dict[int, SeatState] | None = None
+                       ) -> list[OpenDeadline]:
     """Bring the game's open deadline rows in line with `pending` (the engine's `game.pending()`:
     Pending objects, (seat, kind) pairs or dicts) after a move that produced state `version`.
 
@@ -415,49 +503,61 @@ def schedule_decisions(session: Session, game_id: str, pending: Iterable[Any], v
     act in this move (e.g. the other seats during the opening reveal). Rows of decisions no longer
     owed, and every row of `acted_seats`, are closed (`outcome="made"`); new decisions get new rows.
     Pass every seat in `acted_seats` when a new round starts. Call it in the move's transaction
-    (it only adds to the session and flushes; never commits). Returns the game's open rows.
-    `clocks`: the game's SeatClock rows by seat when the caller already loaded them in this
-    transaction (`_clocks_of`), to save a query."""
+    (it never commits). Returns the game's open rows as `OpenDeadline` tuples, by seat then id.
+    `clocks`: the game's seat clocks by seat when the caller already read them in this transaction
+    (`seat_states`), to save a query.
+
+    Statements: one SELECT of the open rows, one UPDATE closing rows by id (before the INSERT: the
+    partial unique index must see the old row closed), one INSERT of the new rows (and the SELECT of
+    the seat clocks when there are new rows and `clocks` is None)."""
     now = _naive(now)
     settings = settings or ClockSettings()
     owed = _pending_pairs(pending)
     acted = {int(s) for s in acted_seats}
-    rows = open_deadlines(session, game_id)
-    closed = False
-    for row in rows:
-        if (row.seat, row.kind) not in owed or row.seat in acted:
-            row.fired_at, row.outcome = now, "made"
-            row.next_at, row.next_event = None, None
-            closed = True
-    if closed:
-        session.flush()  # the partial unique index must see the old row closed before a new one
-    keep = {(r.seat, r.kind) for r in rows if r.fired_at is None}
-    new = sorted(owed - keep)
+    rows = _open_rows(session, game_id)  # flushes the session first
+    conn = session.connection()
+    closing = [r.id for r in rows if (r.seat, r.kind) not in owed or r.seat in acted]
+    if closing:
+        if len(closing) == 1:
+            conn.execute(_CLOSE_ONE, {"row_id": closing[0], "closed_at": now})
+        else:
+            conn.execute(_CLOSE_MANY, {"row_ids": closing, "closed_at": now})
+        _sync(session, Deadline, closing, {"fired_at": now, "outcome": "made", "next_at": None, "next_event": None})
+        gone = set(closing)
+        rows = [r for r in rows if r.id not in gone]
+    new = sorted(owed - {(r.seat, r.kind) for r in rows})
     if new:
         if clocks is None:
-            clocks = _clocks_of(session, game_id)
-        for seat, kind in new:
-            sc = clocks.get(seat)
-            row = Deadline(game_id=game_id, seat=seat, kind=kind, version=int(version), policy=settings.policy,
-                           decision_seconds=int(settings.decision_seconds), created_at=now,
-                           deadline_at=now)
-            if sc is not None and sc.bot_played:
-                row.bot_played = True
-                row.deadline_at = now
-                row.reminders_left = settings.offsets()
-            elif _on_vacation(sc, now):
-                row.vacation_until = sc.vacation_until
-                row.paused_remaining_s = int(settings.decision_seconds)
-                row.deadline_at = sc.vacation_until + timedelta(seconds=int(settings.decision_seconds))
-                row.reminders_left = _future_offsets(settings.offsets(), row.deadline_at, now)
-            else:
-                row.deadline_at = now + timedelta(seconds=int(settings.decision_seconds))
-                row.reminders_left = _future_offsets(settings.offsets(), row.deadline_at, now)
-            _plan(row, sc, now)
-            session.add(row)
-            rows.append(row)
-        session.flush()
-    return [r for r in rows if r.fired_at is None]
+            clocks = seat_states(session, game_id)
+        values = [_new_row(game_id, seat, kind, version, settings, clocks.get(seat), now) for seat, kind in new]
+        conn.execute(_INSERT_ROWS, values)
+        rows.extend(OpenDeadline(None, v["seat"], v["kind"], v["deadline_at"], v["policy"]) for v in values)
+        rows.sort(key=lambda r: r.seat)  # stable: by seat, then id (the new rows have the highest ids)
+    return rows
+
+
+def _new_row(game_id: str, seat: int, kind: str, version: int, settings: ClockSettings,
+             sc: SeatState | SeatClock | None, now: datetime) -> dict:
+    """The column values of a decision that has just come up: a bot-played seat's is due at once; on
+    vacation the full decision time runs from the vacation's end; reminders already past are dropped."""
+    decision_s = int(settings.decision_seconds)
+    bot = bool(sc is not None and sc.bot_played)
+    vacation_until = paused = None
+    if bot:
+        deadline_at = now
+        reminders = settings.offsets()
+    else:
+        if _on_vacation(sc, now):
+            vacation_until, paused = sc.vacation_until, decision_s
+            deadline_at = vacation_until + timedelta(seconds=decision_s)
+        else:
+            deadline_at = now + timedelta(seconds=decision_s)
+        reminders = _future_offsets(settings.offsets(), deadline_at, now)
+    next_at, next_event = _next_event(deadline_at, settings.policy, bot, vacation_until, reminders, sc, now)
+    return {"game_id": game_id, "seat": seat, "kind": kind, "version": int(version), "policy": settings.policy,
+            "decision_seconds": decision_s, "reminders_left": reminders, "reminders_sent": 0, "created_at": now,
+            "deadline_at": deadline_at, "next_at": next_at, "next_event": next_event,
+            "vacation_until": vacation_until, "paused_remaining_s": paused, "bot_played": bot, "attempts": 0}
 
 
 def close_game(session: Session, game_id: str, now: datetime | None = None) -> None:
@@ -465,19 +565,25 @@ def close_game(session: Session, game_id: str, now: datetime | None = None) -> N
     schedule_decisions(session, game_id, [], 0, now)
 
 
-def note_player_acted(session: Session, game_id: str, seat: int, now: datetime | None = None) -> bool:
+def note_player_acted(session: Session, game_id: str, seat: int, now: datetime | None = None, *,
+                      clocks: dict[int, SeatState] | None = None) -> bool:
     """The seat's player acted (a move, or any action from a link or page): reset the consecutive
     timeout count and end bot play. Call it BEFORE `schedule_decisions` in a human move's
-    transaction (the bot's timeout move must not call it). Returns True if bot play ended."""
+    transaction (the bot's timeout move must not call it). Returns True if bot play ended.
+    `clocks`: the game's `seat_states` from this transaction (updated here), to save a query.
+    Writes only when there is something to reset (a timeout count or bot play): the common move
+    costs no statement here (`clock_seat.updated_at` is the time of the last change)."""
     now = _naive(now)
-    sc = seat_clock(session, game_id, seat)
-    if sc is None:
+    if clocks is None:
+        clocks = seat_states(session, game_id)
+    sc = clocks.get(seat)
+    if sc is None or not (sc.consecutive_timeouts or sc.bot_played):
         return False
-    was_bot = sc.bot_played
-    sc.consecutive_timeouts = 0
-    sc.bot_played = False
-    sc.updated_at = now
-    if was_bot:
+    was_bot = bool(sc.bot_played)
+    _core(session).execute(_RESET_SEAT, {"b_game_id": game_id, "b_seat": seat, "acted_at": now})
+    _sync(session, SeatClock, [(game_id, seat)], {"consecutive_timeouts": 0, "bot_played": False, "updated_at": now})
+    sc.consecutive_timeouts, sc.bot_played = 0, False
+    if was_bot:  # rare: the seat's rows that were due at once get a full decision time again (ORM)
         for row in open_deadlines(session, game_id, seat):
             if row.bot_played:
                 row.bot_played = False
@@ -485,7 +591,7 @@ def note_player_acted(session: Session, game_id: str, seat: int, now: datetime |
                 row.reminders_left = _future_offsets(row.reminders_left or DEFAULT_REMINDERS_S,
                                                      row.deadline_at, now)
                 _plan(row, sc, now)
-    session.flush()
+        session.flush()
     return was_bot
 
 

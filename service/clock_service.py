@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextvars
 from datetime import datetime
+from functools import lru_cache
 from html import escape
 
 from flask_babel import gettext as _
@@ -44,7 +45,12 @@ def settings_for(game: GameRow) -> ClockSettings:
     hours = min(max(float(getattr(game, "decision_hours", 48) or 48), 1.0), 14 * 24.0)
     reminders = getattr(game, "reminder_hours", None)
     policy = getattr(game, "timeout_policy", None) or "bot"
-    return ClockSettings.from_hours(hours, reminders if reminders is not None else (24, 4), policy)
+    return _settings(hours, tuple(reminders) if reminders is not None else (24, 4), policy)
+
+
+@lru_cache(maxsize=256)
+def _settings(hours: float, reminder_hours: tuple, policy: str) -> ClockSettings:
+    return ClockSettings.from_hours(hours, reminder_hours, policy)  # frozen: one object per game setting
 
 
 def dealt(s: Session, game: GameRow, seats: list[SeatRow], g: engine.Game, now: datetime | None = None) -> None:
@@ -67,20 +73,23 @@ def moved(s: Session, game: GameRow, new: engine.Game, seat: int, now: datetime 
           ) -> dict[int, dict] | None:
     """After a decision was applied (in its transaction): a human move ends bot play and resets the
     timeout count; then the deadlines follow the new pending decisions (or all close at game over).
-    Returns the game's `clock.board_status` as of this move (None at game over), for the turn mails."""
+    Returns the game's `clock.board_status` as of this move (None at game over), for the turn mails.
+
+    The common move costs four statements: the game's seat clocks, its open rows, the UPDATE closing
+    the mover's row(s), the INSERT of the new one(s); the seat clock is written only when the player
+    had timed out before (see `clock.note_player_acted`)."""
     now = now or clock.utcnow()
     if new.is_over:
         if not played_by_clock():
             clock.note_player_acted(s, game.id, seat, now)
         clock.close_game(s, game.id, now)
         return None
-    # one query for the game's seat clocks: note_player_acted's lookup by key then hits the session's
-    # identity map, and schedule_decisions reuses the same (already updated) objects
-    clocks = clock._clocks_of(s, game.id)
+    # one query for the game's seat clocks, shared by the three calls (note_player_acted updates them)
+    clocks = clock.seat_states(s, game.id)
     if not played_by_clock():
-        clock.note_player_acted(s, game.id, seat, now)
+        clock.note_player_acted(s, game.id, seat, now, clocks=clocks)
     rows = clock.schedule_decisions(s, game.id, new.pending(), new.version, now, settings_for(game),
-                                    acted_seats=[seat], clocks=clocks)
+                                    acted_seats=(seat,), clocks=clocks)
     return clock.board_status(s, game.id, now, clocks=clocks, open_rows=rows)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 import pytest
-from sqlalchemy import Column, Integer, MetaData, String, Table, func, select, update
+from sqlalchemy import Column, Integer, MetaData, String, Table, event, func, select, update
 from sqlalchemy.types import JSON
 
 import engine as skyjo
@@ -520,3 +520,106 @@ def test_timeouts_count_even_if_the_handlers_move_notes_the_player_acting(db):
         assert (sc.consecutive_timeouts, sc.bot_played) == (3, True)
     (row,) = [r for r in rows(f) if r.fired_at is None]
     assert row.bot_played and row.next_at == T0 + 3 * H
+
+
+# --------------------------------------------------------------------------------------------------
+# The move path: Core statements, few of them, and the session's ORM objects kept in step
+
+
+def statements(eng):
+    """The SQL statements `eng` runs until `stop()` (first three words of each)."""
+    seen: list[str] = []
+
+    def record(_conn, _cursor, statement, _params, _context, _executemany):
+        seen.append(" ".join(statement.split()[:3]))
+
+    event.listen(eng, "before_cursor_execute", record)
+    return seen, lambda: event.remove(eng, "before_cursor_execute", record)
+
+
+def a_move(s, game_id, seat, pending, version, now):
+    """What `clock_service.moved` does for a human move."""
+    clocks = clock.seat_states(s, game_id)
+    clock.note_player_acted(s, game_id, seat, now, clocks=clocks)
+    open_rows = clock.schedule_decisions(s, game_id, pending, version, now, acted_seats=[seat], clocks=clocks)
+    return clock.board_status(s, game_id, now, clocks=clocks, open_rows=open_rows)
+
+
+def test_a_move_costs_four_statements_and_writes_the_seat_clock_only_when_it_changes(db):
+    eng, f = db
+    with f() as s:
+        for seat in (0, 1):
+            clock.set_seat_settings(s, "g", seat, now=T0, tz="Europe/Berlin")
+    schedule(f, "g", [(0, "reveal"), (1, "reveal")], 0, T0)
+    seen, stop = statements(eng)
+    try:
+        with f() as s:
+            a_move(s, "g", 0, [(0, "reveal"), (1, "reveal")], 1, T0 + H)
+    finally:
+        stop()
+    assert [x for x in seen if x.split()[0] in ("SELECT", "UPDATE", "INSERT")] == [
+        "SELECT clock_seat.seat, clock_seat.tz,", "SELECT clock_deadline.id, clock_deadline.seat,",
+        "UPDATE clock_deadline SET", "INSERT INTO clock_deadline"]
+    with f() as s:
+        assert s.get(SeatClock, ("g", 0)).updated_at == T0  # nothing to reset: not written
+        s.execute(update(SeatClock).where(SeatClock.seat == 0).values(consecutive_timeouts=2))
+    seen, stop = statements(eng)
+    try:
+        with f() as s:
+            a_move(s, "g", 0, [(0, "turn")], 2, T0 + 2 * H)  # seat 1's reveal is no longer owed: 2 closed
+    finally:
+        stop()
+    assert [x for x in seen if x.split()[0] in ("SELECT", "UPDATE", "INSERT")] == [
+        "SELECT clock_seat.seat, clock_seat.tz,", "UPDATE clock_seat SET",
+        "SELECT clock_deadline.id, clock_deadline.seat,", "UPDATE clock_deadline SET", "INSERT INTO clock_deadline"]
+    with f() as s:
+        sc = s.get(SeatClock, ("g", 0))
+        assert (sc.consecutive_timeouts, sc.updated_at) == (0, T0 + 2 * H)
+    open_ = [r for r in rows(f) if r.fired_at is None]
+    assert [(r.seat, r.kind, r.deadline_at) for r in open_] == [(0, "turn", T0 + 50 * H)]
+    # the reminders of the row inserted by Core are planned as before (24 h before, daytime in Berlin)
+    assert (open_[0].reminders_left, open_[0].next_event, open_[0].next_at) == ([86400, 14400], "reminder",
+                                                                                 T0 + 26 * H)
+
+
+def test_the_board_status_a_move_returns_is_the_one_read_afterwards(db):
+    _eng, f = db
+    with f() as s:
+        clock.set_seat_settings(s, "g", 1, now=T0, tz="Asia/Tokyo", mail_pref="digest")
+        clock.set_vacation(s, "g", 2, T0 + 3 * D, T0)
+    schedule(f, "g", [(0, "reveal"), (1, "reveal"), (2, "reveal")], 0, T0)
+    pending = [(0, "reveal"), (0, "turn"), (1, "reveal"), (2, "reveal")]  # two rows for seat 0 (order)
+    with f() as s:
+        returned = a_move(s, "g", 1, pending, 1, T0 + H)
+        again = clock.board_status(s, "g", T0 + H)
+    assert returned == again
+    assert [k for k, _t in returned[0]["deadlines"]] == ["reveal", "turn"]
+    assert returned[1]["deadlines"] == [("reveal", T0 + 49 * H)] and returned[1]["tz"] == "Asia/Tokyo"
+    assert returned[2]["vacation_until"] == T0 + 3 * D and returned[2]["deadlines"] == [("reveal", T0 + 5 * D)]
+
+
+def test_orm_objects_in_the_session_follow_the_core_writes(db):
+    """The sweep holds the claimed row and its seat clock as ORM objects while the move it plays
+    runs `schedule_decisions` (and a careless handler `note_player_acted`) with Core statements:
+    those objects take the new values, and later ORM writes keep them."""
+    _eng, f = db
+    schedule(f, "g", [(0, "turn"), (1, "reveal")], 1, T0)
+    with f() as s:
+        clock.set_seat_settings(s, "g", 0, now=T0)
+        s.get(SeatClock, ("g", 0)).consecutive_timeouts = 2
+    with f() as s:
+        row = s.execute(select(Deadline).where(Deadline.seat == 0)).scalar_one()
+        sc = s.get(SeatClock, ("g", 0))
+        assert clock.note_player_acted(s, "g", 0, T0 + H) is False  # not bot-played: False, but reset
+        assert (sc.consecutive_timeouts, sc.updated_at) == (0, T0 + H)
+        clock.schedule_decisions(s, "g", [(0, "turn"), (1, "reveal")], 2, T0 + H, acted_seats=[0])
+        assert (row.fired_at, row.outcome, row.next_at, row.next_event) == (T0 + H, "made", None, None)
+        assert row not in s.dirty and sc not in s.dirty
+        row.last_error = "noted"  # a later ORM write of other columns keeps the Core values
+        sc.tz = "Europe/Berlin"
+    with f() as s:
+        sc = s.get(SeatClock, ("g", 0))
+        assert (sc.consecutive_timeouts, sc.tz) == (0, "Europe/Berlin")
+    old = [r for r in rows(f) if r.seat == 0 and r.fired_at is not None]
+    assert [(r.outcome, r.fired_at, r.last_error) for r in old] == [("made", T0 + H, "noted")]
+    assert len([r for r in rows(f) if r.fired_at is None]) == 2
