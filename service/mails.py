@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from flask import render_template
+import jinja2
+from flask import current_app, render_template
+from flask_babel import get_locale, get_translations
 from flask_babel import gettext as _
 
 import engine
@@ -29,7 +31,7 @@ def reply_to_of(game: GameRow, seat: SeatRow) -> str:
 def command_help() -> list[str]:
     from engine.plans import COMMAND_HELP
 
-    return [_(line) for line in COMMAND_HELP.split("\n")]
+    return [render._(line) for line in COMMAND_HELP.split("\n")]
 
 
 def _send(s, game: GameRow, seat: SeatRow, template: str, *, asks: bool = False, **ctx) -> None:
@@ -79,6 +81,8 @@ def _revive(value):
     if isinstance(value, dict):
         if len(value) == 1 and "$dt" in value:
             return datetime.fromisoformat(value["$dt"])
+        if "players" in value and "version" in value and "viewer" in value:
+            return value  # an engine view: no datetimes in it
         return {k: _revive(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_revive(v) for v in value]
@@ -98,9 +102,37 @@ def render_intent(template: str, context: dict) -> tuple[str, str]:
         ctx["groups"] = groups
     else:
         ctx.setdefault("groups", [])
-    ctx.update(token=token, r=render, seat_url=base + render.seat_path(token), prefs_url=f"{base}/s/{token}/prefs",
-               base_url=base, reply_help=command_help() if ctx.pop("asks", False) else None)
-    return render_template(f"mail/{template}.txt", **ctx), render_template(f"mail/{template}.html", **ctx)
+    env, translations = _mail_env()
+    with render.translations_bound(translations):
+        ctx.update(token=token, r=render, seat_url=base + render.seat_path(token), prefs_url=f"{base}/s/{token}/prefs",
+                   base_url=base, reply_help=command_help() if ctx.pop("asks", False) else None)
+        return (env.get_template(f"mail/{template}.txt").render(ctx),
+                env.get_template(f"mail/{template}.html").render(ctx))
+
+
+def _mail_env():
+    """The app's Jinja environment for mails, one per locale: the same templates and globals, with
+    the locale's translations bound once (Flask-Babel's template gettext looks them up again for
+    every string) and without the request context processors (a mail has no request)."""
+    app = current_app._get_current_object()
+    locale = str(get_locale())
+    envs = app.extensions.setdefault("mail_jinja", {})
+    found = envs.get(locale)
+    if found is None:
+        # a fresh environment (an overlay would share the i18n extension, and with it the globals,
+        # of the app's environment) with the app's loader, escaping, filters, tests and globals
+        base = app.jinja_env
+        env = jinja2.Environment(loader=base.loader, autoescape=base.autoescape, undefined=base.undefined,
+                                 extensions=["jinja2.ext.i18n"], auto_reload=base.auto_reload)
+        env.filters.update(base.filters)
+        env.tests.update(base.tests)
+        env.globals.update(base.globals)
+        env.policies.update(base.policies)
+        t = get_translations()
+        env.install_gettext_callables(gettext=t.ugettext, ngettext=t.ungettext, newstyle=True,
+                                      pgettext=t.upgettext, npgettext=t.unpgettext)
+        found = envs[locale] = (env, t)
+    return found
 
 
 def renderer_for(app) -> Callable[[str, dict], tuple[str, str]]:

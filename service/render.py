@@ -3,13 +3,37 @@
 from __future__ import annotations
 
 import base64
+import contextvars
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 
+import flask_babel
 from flask import current_app
-from flask_babel import gettext as _
 from markupsafe import Markup, escape
 
 from service import tokens
+
+_bound: contextvars.ContextVar = contextvars.ContextVar("skyjo_bound_translations", default=None)
+
+
+def _(string: str, **variables) -> str:
+    """Flask-Babel's gettext; inside `translations_bound` the translations are looked up once for a
+    whole mail instead of for every string (the sender renders many mails, each with dozens)."""
+    t = _bound.get()
+    if t is None:
+        return flask_babel.gettext(string, **variables)
+    text = t.ugettext(string)
+    return text % variables if variables else text
+
+
+@contextmanager
+def translations_bound(translations) -> Iterator[None]:
+    token = _bound.set(translations)
+    try:
+        yield
+    finally:
+        _bound.reset(token)
 
 COLUMNS = "ABCD"
 ROWS = 3
@@ -88,6 +112,30 @@ def card_class(value) -> str:
 def grid_rows(player: dict) -> list[list[dict]]:
     grid = player["grid"]
     return [grid[r * len(COLUMNS):(r + 1) * len(COLUMNS)] for r in range(ROWS)]
+
+
+def grid_html(player: dict, highlight=()) -> Markup:
+    """One player's grid as an HTML table (A-D over 1-3; face-down and removed cells empty). Built
+    here rather than in a template macro: it is drawn for every player in every turn mail and page,
+    and a Jinja call per cell cost more than the rest of the mail."""
+    out = [f'<table class="grid" data-seat="{escape(player["seat"])}">\n  <tr><th></th>',
+           "".join(f"<th>{c}</th>" for c in COLUMNS), "</tr>\n"]
+    for number, row in enumerate(grid_rows(player), start=1):
+        out.append(f"  <tr><th>{number}</th>")
+        for c in row:
+            cell = escape(c["cell"])
+            hl = " hl" if c["cell"] in highlight else ""
+            if c["face"] == "up":
+                value = c["value"]
+                out.append(f'<td class="{card_class(value)}{hl}" data-cell="{cell}" data-face="up" '
+                           f'data-card="{escape(value)}">{escape(card_text(value))}</td>')
+            elif c["face"] == "removed":
+                out.append(f'<td class="removed" data-cell="{cell}" data-face="removed"></td>')
+            else:
+                out.append(f'<td class="down{hl}" data-cell="{cell}" data-face="down"></td>')
+        out.append("</tr>\n")
+    out.append("</table>")
+    return Markup("".join(out))
 
 
 def players_in_order(view: dict) -> list[dict]:
