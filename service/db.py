@@ -26,6 +26,7 @@ try:
 except ImportError:  # pragma: no cover - not POSIX: SQLite's busy handler alone
     fcntl = None
 
+import orjson
 from flask import current_app
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Engine
@@ -36,7 +37,15 @@ _immediate: contextvars.ContextVar[bool] = contextvars.ContextVar("skyjo_immedia
 SQLITE_BUSY_TIMEOUT_MS = 30_000
 
 
+def _json_dumps(value) -> str:
+    # orjson: the game state is written and read on every move (JSON columns); int keys become
+    # strings as with the json module
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
 def make_engine(url: str, **kwargs) -> Engine:
+    kwargs.setdefault("json_serializer", _json_dumps)
+    kwargs.setdefault("json_deserializer", orjson.loads)
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000,
                                                    "check_same_thread": False}, **kwargs)
