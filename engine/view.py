@@ -81,9 +81,10 @@ def phase_name(game: Game) -> str:
     return game.phase
 
 
-def view(game: Game, seat: int | None) -> dict[str, Any]:
+def view(game: Game, seat: int | None, *, log: bool = True) -> dict[str, Any]:
     """Everything `seat` may see (None: a spectator). Never a face-down value, the draw pile order,
-    the seed, or another seat's drawn card (C13)."""
+    the seed, or another seat's drawn card (C13). `log=False` leaves out the public event log (the
+    whole game's, growing with every move), for callers that do not show it, such as mails."""
     if seat is not None and not (isinstance(seat, int) and 0 <= seat < game.n):
         raise ValueError(f"there is no seat {seat!r}")
     owes = {p.seat: p.kind for p in game.pending()}
@@ -126,9 +127,10 @@ def view(game: Game, seat: int | None) -> dict[str, Any]:
         "closer": game.closer if game.closer >= 0 and game.phase != OVER else None,
         "rounds": [dict(r) for r in game.rounds],
         "totals": list(game.totals),
-        "log": [with_text(e, game.names) for e in game.log],
         "winners": list(game.winners) if game.winners is not None else None,
     }
+    if log:
+        data["log"] = [with_text(e, game.names) for e in game.log]
     if hasattr(game, "extend_view"):
         game.extend_view(data, seat)
     return data

@@ -211,7 +211,7 @@ def decision_or_nothing(s, game: GameRow, seat: SeatRow, g: engine.Game, *, firs
     """The turn mail; none for `off`, and none for `digest` (the daily digest lists the game)."""
     if seat.mail_pref in {"off", "digest"} or seat.seat is None:
         return
-    view = engine.view(g, seat.seat)
+    view = engine.view(g, seat.seat, log=False)
     ctx = turn_context(game, seat, view, seats, clock_status)
     _send(s, game, seat, "turn", asks=True, events=events or [], round_over=round_over, first=first,
           clock_note=clock_note, **ctx)
@@ -223,7 +223,7 @@ def reply_answer(s, game: GameRow, seat: SeatRow, *, headline: str, details: lis
     what was understood and done (or why nothing was done), the seat's own view of the board, and when
     the seat owes a decision the move links, the legal moves and the command help (replying plays)."""
     g = engine.Game.from_json(game.state) if game.state is not None else None
-    view = engine.view(g, seat.seat) if g is not None and seat.seat is not None else None
+    view = engine.view(g, seat.seat, log=False) if g is not None and seat.seat is not None else None
     owes = bool(view) and g is not None and not g.is_over and any(p.seat == seat.seat for p in g.pending())
     ctx = turn_context(game, seat, view) if owes else {"view": view, "deadline": None}
     legal = sorted({m.text() for m in g.legal_moves(seat.seat)}) if owes and error else []
@@ -253,18 +253,18 @@ def after_move(s, game: GameRow, seats: list[SeatRow], pending_before: set[int],
     if new.is_over:
         for r in playing:
             if r.mail_pref != "off":
-                _send(s, game, r, "game_over", view=engine.view(new, r.seat), events=events,
+                _send(s, game, r, "game_over", view=engine.view(new, r.seat, log=False), events=events,
                       clock_note=clock_note)
         return
     for r in playing:
         owes_new = r.seat in after and (r.seat == mover or r.seat not in pending_before or round_done)
         if owes_new:
-            round_over = engine.view(new, r.seat)["rounds"][-1] if round_done else None
+            round_over = engine.view(new, r.seat, log=False)["rounds"][-1] if round_done else None
             decision_or_nothing(s, game, r, new, events=events, round_over=round_over, clock_note=clock_note,
                                 seats=seats, clock_status=clock_status)
             mailed.add(r.seat)
         elif round_done and r.mail_pref != "off":
-            view = engine.view(new, r.seat)
+            view = engine.view(new, r.seat, log=False)
             _send(s, game, r, "round_over", view=view, events=events, round_over=view["rounds"][-1],
                   clock_note=clock_note)
             mailed.add(r.seat)

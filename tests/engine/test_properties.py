@@ -43,6 +43,8 @@ def all_cards(g: engine.Game) -> Counter[int]:
 
 def check_view(g: engine.Game, seat: int | None) -> None:
     v = engine.view(g, seat)
+    assert json.loads(json.dumps(v)) == v  # plain JSON data: it round-trips (mail intents store it)
+    assert engine.view(g, seat, log=False) == {k: x for k, x in v.items() if k != "log"}
     text = json.dumps(v)  # JSON-ready
     for key in ('"seed"', '"vals"', '"draw":', '"round_specs"', g.seed):
         assert key not in text
