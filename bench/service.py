@@ -4,7 +4,7 @@
     .venv/bin/python bench/service.py [--db sqlite|postgres|both] [--seconds 8] [--clients 8]
 
 For each database: gunicorn with 2 sync workers serves `service.create_app()`; client threads play
-many concurrent games by POSTing move links (the real endpoint: token lookup, CSRF, version check,
+many concurrent games by POSTing move links (the real endpoint: token lookup, the Confirm form's CSRF token, version check,
 engine, move log, conditional UPDATE, clock rows, turn-mail intents in the same transaction).
 Side by side, in the same run, the same stack (gunicorn, Flask, SQLAlchemy, same database) serves a
 bare endpoint that does one versioned row update. Reports moves/s and p50/p99 latency for both, and,
@@ -22,7 +22,6 @@ import argparse
 import http.client
 import os
 import random
-import re
 import secrets
 import signal
 import socket
@@ -175,11 +174,12 @@ def setup_games(app, n_games: int) -> list[dict]:
     return games
 
 
-def plan_moves(games: list[dict], per_game: int, seed: int = 1) -> None:
+def plan_moves(app, games: list[dict], per_game: int, seed: int = 1) -> None:
     """Precompute each game's moves (the clients replay the known deal locally), so the timed loop
-    only POSTs: the client threads share the machine's cores with the server."""
+    only POSTs: the client threads share the machine's cores with the server. Each POST carries the
+    CSRF token its Confirm page would have had (the bench knows SECRET_KEY, as it knows the seeds)."""
     import engine
-    from service import render
+    from service import render, tokens
 
     rng = random.Random(seed)
     for gm in games:
@@ -194,7 +194,9 @@ def plan_moves(games: list[dict], per_game: int, seed: int = 1) -> None:
                 g2.play(p.seat, "take")
                 texts = ["take", str(engine.bot_move(g2, p.seat, "greedy", rng))]
             slug = render.slug_for(texts)
-            plan.append((p.seat, slug, g.version))
+            with app.test_request_context():
+                form_token = tokens.move_form_token(gm["tokens"][p.seat], slug, g.version)
+            plan.append((p.seat, slug, g.version, form_token))
             for t in texts:
                 g.play(p.seat, t)
         gm["plan"] = plan
@@ -210,16 +212,14 @@ def run_moves(port: int, games: list[dict], clients: int, seconds: float) -> dic
 
     def client(my_games: list[dict]):
         conn = Conn(port)
-        status, page = conn.request("GET", "/links")
-        token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
         local: list[float] = []
         while time.time() < stop_at:
             active = [gm for gm in my_games if gm["next"] < len(gm["plan"])]
             if not active:
                 break
             for gm in active:
-                seat, slug, version = gm["plan"][gm["next"]]
-                body = {"csrf_token": token, "game": gm["id"], "seat": seat, "move": slug, "version": version}
+                seat, slug, version, form_token = gm["plan"][gm["next"]]
+                body = {"csrf_token": form_token, "game": gm["id"], "seat": seat, "move": slug, "version": version}
                 t0 = time.perf_counter()
                 status, _ = conn.request("POST", f"/s/{gm['tokens'][seat]}/m/{slug}", body)
                 local.append(time.perf_counter() - t0)
@@ -341,7 +341,7 @@ def bench_db(kind: str, args) -> dict | None:
                 for i in range(1, args.games + 1):
                     s.connection().execute(text("INSERT INTO bench_counter VALUES (:i, 0, '{}')"), {"i": i})
         games = setup_games(app, args.games)
-        plan_moves(games, per_game=int(args.seconds * 400 / args.games) + 20)
+        plan_moves(app, games, per_game=int(args.seconds * 400 / args.games) + 20)
         port_app, port_bare = free_port(), free_port()
         procs.append(start_gunicorn("service:create_app()", env, port_app))
         procs.append(start_gunicorn("bench.service:bare_app()", env, port_bare))

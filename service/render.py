@@ -47,6 +47,10 @@ def base_url() -> str:
     return str(current_app.config["BASE_URL"]).rstrip("/")
 
 
+def move_form_token(token: str, slug: str, version: int) -> str:
+    return tokens.move_form_token(token, slug, version)
+
+
 def seat_path(token: str) -> str:
     return f"/s/{token}"
 

@@ -35,6 +35,18 @@ def seat_token(salt: str) -> str:
     return derive("seat", salt)
 
 
+def move_form_token(token: str, slug: str, version: int) -> str:
+    """The CSRF token of a move's Confirm form: HMAC(SECRET_KEY) of the seat's link token, the move
+    and the state version. A page of another site can neither read nor make it, and it binds the
+    form to exactly this move at this version; no session cookie is needed (a mail scanner's GET
+    gets none), and checking it costs one HMAC."""
+    return derive("move-form", f"{token}/{slug}/{version}")
+
+
+def check_move_form_token(token: str, slug: str, version: int, given: str | None) -> bool:
+    return hmac.compare_digest(move_form_token(token, slug, version), given or "")
+
+
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 

@@ -389,6 +389,18 @@ def save_moves(s: Session, game: GameRow, seat: SeatRow, before_version: int, ne
     mails.after_move(s, game, seats_of(s, game.id), pending_before, new, seat.seat, events, clock_status=status)
 
 
+def decision_at(s: Session, game: GameRow, seat: SeatRow, version: int) -> list[str]:
+    """The moves of `seat`'s decision that brought the game to `version` (e.g. ["take", "swap B2"]),
+    or [] when no decision of this seat ends there."""
+    rows = s.exec(select(MoveRow).where(MoveRow.game_id == game.id, MoveRow.number <= version,
+                                        MoveRow.number > version - 2).order_by(MoveRow.number)).all()
+    rows = [r for r in rows if r.seat == seat.seat]
+    if not rows or rows[-1].number != version:
+        return []
+    last = rows[-1]
+    return [r.move for r in rows if r.created_at == last.created_at]
+
+
 @dataclass
 class PlanPlayed(Played):
     plan_text: str = ""

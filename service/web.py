@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_wtf.csrf import CSRFError
 
 import engine
 from service import csrf, limiter, render, tokens, usecases
@@ -79,6 +80,7 @@ def _board_context(game: GameRow, seat: SeatRow | None, token: str | None, view:
     for g in groups:
         for opt in g["options"]:
             opt["url"] = render.move_path(token, opt["slug"], view["version"])
+            opt["form_token"] = tokens.move_form_token(token, opt["slug"], view["version"])
     return {"game": game, "seat": seat, "token": token, "view": view, "groups": groups,
             "rows": render.score_rows(view), "chart": render.score_chart(view),
             "standings": render.standings(view) if view.get("phase") == "game_over" else None,
@@ -134,9 +136,20 @@ def _seat_page(token: str, *, message: str | None = None, status: int = 200, hig
 
 @bp.get("/s/<token>")
 def seat(token: str):
-    return _seat_page(token)
+    done = request.args.get("done", type=int)
+    return _seat_page(token, message=_done_message(token, done) if done is not None else None)
 
 
+def _done_message(token: str, version: int) -> str | None:
+    """"Done: take + swap B2" after a Confirm: this seat's decision that produced `version` (from
+    the move log, so a made-up `done` shows nothing)."""
+    with transaction() as s:
+        seat, game = usecases.seat_by_token(s, token)
+        moves = usecases.decision_at(s, game, seat, version)
+    return _("Done: %(what)s", what=" + ".join(moves)) if moves else None
+
+
+@csrf.exempt  # the Confirm form carries its own token, checked in _play
 @bp.route("/s/<token>/m/<slug>", methods=["GET", "HEAD", "POST"])
 def move(token: str, slug: str):
     texts = usecases.parse_slug(slug)
@@ -162,10 +175,15 @@ def move(token: str, slug: str):
 
 
 def _play(token: str, slug: str, texts: list[str]):
+    """The Confirm POST. Its CSRF token is the move form's own (`tokens.move_form_token`: bound to
+    this link, move and version; no session), and the answer is a redirect to the board that says
+    what was done (`?done=<version>`; no session cookie to write either)."""
     form = request.form
     version = form.get("version", type=int)
     if version is None or form.get("move") != slug or not form.get("game") or not form.get("seat"):
         abort(400)
+    if not tokens.check_move_form_token(token, slug, version, form.get("csrf_token")):
+        raise CSRFError("move form token missing or wrong")
     try:
         with transaction(write=True) as s:
             played = usecases.play(s, token, slug, version, form_game=form.get("game"),
@@ -173,8 +191,7 @@ def _play(token: str, slug: str, texts: list[str]):
     except Conflict as exc:
         _acted_anyway(token)
         return _seat_page(token, message=exc.message, status=409)
-    flash(_("Done: %(what)s", what=" + ".join(played.moves)))
-    return redirect(render.seat_path(token), code=303)
+    return redirect(f"{render.seat_path(token)}?done={played.game.version}", code=303)
 
 
 @bp.post("/s/<token>/plan")

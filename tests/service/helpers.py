@@ -63,12 +63,31 @@ def new_game(client, players=(("Ann", "ann@example.com"), ("Bo", "bo@example.com
 
 
 def post_form(client, path: str, extra: dict | None = None, page_path: str | None = None):
-    page = client.get(page_path or path)
-    if not CSRF_RE.search(page.text):  # the session's token from any form page
-        page = client.get("/links")
-    data = {"csrf_token": csrf_of(page.text)}
+    """POST to `path` with the CSRF token of its form on `page_path` (as a browser would), or the
+    session's token when that page has no such form (move buttons carry their own tokens)."""
+    token = form_csrf(client.get(page_path or path).text, path)
+    if token is None:  # the session's token, from a page whose only form is a session-protected one
+        token = csrf_of(client.get("/links").text)
+    data = {"csrf_token": token}
     data.update(extra or {})
     return client.post(path, data=data)
+
+
+def form_csrf(page: str, action: str) -> str | None:
+    """The CSRF token of the page's form that posts to `action` (None: no such form)."""
+    form = re.search(rf'<form[^>]*action="{re.escape(action)}"[^>]*>(.*?)</form>', page, re.S)
+    return csrf_of(form.group(1)) if form and CSRF_RE.search(form.group(1)) else None
+
+
+def post_move(app, client, path: str, fields: dict):
+    """POST a move form as its Confirm page would have made it for `fields["version"]` (a stale or
+    wrong request with a genuine form token, to see what the service says)."""
+    from service import tokens
+
+    token, slug = path.split("/")[2], path.rsplit("/", 1)[1]
+    with app.test_request_context():
+        form_token = tokens.move_form_token(token, slug, int(fields["version"]))
+    return client.post(path, data={"csrf_token": form_token, **fields})
 
 
 def accept_all(app, client) -> None:
@@ -105,9 +124,14 @@ def confirm(client, path: str):
     assert 'data-action="confirm"' in page.text, page.text[-3000:]
     action = re.search(r'<form method="post" action="([^"]+)">\s*<input type="hidden" name="csrf_token"',
                        page.text).group(1)
-    fields = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">',
-                             page.text[page.text.index('id="confirm"'):]))
-    return client.post(action, data=fields)
+    return client.post(action, data=confirm_fields(page.text))
+
+
+def confirm_fields(page: str) -> dict[str, str]:
+    """The hidden fields of the Confirm form (its own CSRF token included), as a browser sends them."""
+    start = page.index('id="confirm"')
+    form = page[start:page.index("</form>", start)]
+    return dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">', form))
 
 
 def play_by_mail(app, client, *, rng: random.Random, on_step=None, max_steps: int = 2000) -> str:

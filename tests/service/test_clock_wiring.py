@@ -17,7 +17,7 @@ import pytest
 from sqlmodel import select
 
 import engine
-from service import clock, clock_service, db
+from service import clock, clock_service, db, tokens
 from service import mails as service_mails
 from service.clock_models import Deadline, SeatClock
 from service.models import GameRow, MoveRow, SeatRow
@@ -307,7 +307,10 @@ def test_third_timeout_turns_the_seat_to_bot_play_and_a_post_turns_it_back(app, 
     first = next(m for m in mails(app) if m.to_addr == "bo@example.com" and move_links(m))
     path, _q, version = move_links(first)[0].partition("?v=")
     slug = path.rsplit("/", 1)[1]
-    r = post_form(client, path, {"game": game.id, "seat": "1", "move": slug, "version": version}, page_path=board)
+    with app.test_request_context():  # the Confirm form Bo opened back then carries this token
+        form_token = tokens.move_form_token(path.split("/")[2], slug, int(version))
+    r = post_form(client, path, {"game": game.id, "seat": "1", "move": slug, "version": version,
+                                 "csrf_token": form_token}, page_path=board)
     assert r.status_code == 409 and "used up" in r.text
     assert not seat_clock(app, game.id, 1).bot_played
 

@@ -30,8 +30,7 @@ def test_twenty_concurrent_posts_apply_once(app):
         assert 'data-action="confirm"' in page.text
         action = re.search(r'<form method="post" action="([^"]+)">\s*<input type="hidden" name="csrf_token"',
                            page.text).group(1)
-        fields = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">',
-                                 page.text[page.text.index('id="confirm"'):]))
+        fields = h.confirm_fields(page.text)
         prepared.append((c, action, fields))
 
     barrier = threading.Barrier(THREADS)

@@ -101,11 +101,16 @@ def test_bad_inputs_get_4xx_pages(app, client):
     assert client.get(ann + "/m/reveal-a1?v=999").status_code == 200  # explains, changes nothing
     assert client.get(ann + "/m/%00%ff?v=0").status_code == 404
     assert client.post(ann + "/m/reveal-a1", data={"version": "0"}).status_code == 400  # no CSRF
-    r = h.post_form(client, ann + "/m/reveal-a1", {"game": game.id, "seat": "0", "move": "reveal-a1",
-                                                    "version": "999"}, page_path=ann)
+    session_token = h.csrf_of(client.get("/links").text)
+    r = client.post(ann + "/m/reveal-a1", data={"csrf_token": session_token, "game": game.id, "seat": "0",
+                                                "move": "reveal-a1", "version": "0"})
+    assert r.status_code == 400  # the session's token is not this move form's token
+    assert h.game_state(app, game.id)[0] == 0
+    r = h.post_move(app, client, ann + "/m/reveal-a1", {"game": game.id, "seat": "0", "move": "reveal-a1",
+                                                         "version": "999"})
     assert r.status_code == 409
-    r = h.post_form(client, ann + "/m/reveal-a1", {"game": "other", "seat": "0", "move": "reveal-a1",
-                                                    "version": "0"}, page_path=ann)
+    r = h.post_move(app, client, ann + "/m/reveal-a1", {"game": "other", "seat": "0", "move": "reveal-a1",
+                                                         "version": "0"})
     assert r.status_code == 400
     assert client.delete(ann).status_code == 405
     assert client.get("/nope").status_code == 404
@@ -134,8 +139,8 @@ def test_move_out_of_turn_is_409_with_reason(app, client):
     name = g.names[g.pending()[0].seat]
     page = client.get(f"{other}/m/draw?v={version}")
     assert page.status_code == 200 and ("waiting for " + name).lower() in page.text.lower()
-    r = h.post_form(client, f"{other}/m/draw", {"game": game.id, "seat": str(waiting), "move": "draw",
-                                                 "version": str(version)}, page_path=other)
+    r = h.post_move(app, client, f"{other}/m/draw", {"game": game.id, "seat": str(waiting), "move": "draw",
+                                                      "version": str(version)})
     problem = re.search(r'<div class="problem" data-problem>(.*?)</div>', html.unescape(r.text)).group(1)
     assert r.status_code == 409 and f"it is {name}'s turn" in problem.replace("’", "'"), problem
     assert h.game_state(app, game.id)[0] == version
@@ -244,3 +249,22 @@ def test_round_over_mail_with_score_sheet(app, client):
     round_mails = [m for m in h.mails(app) if "Round 1 is over" in m.text_body]
     assert {m.to_addr for m in round_mails} == {"ann@example.com", "bo@example.com"}
     assert all('class="sheet"' in m.html_body and "<svg" in m.html_body for m in round_mails)
+
+
+def test_confirm_needs_no_session_and_the_board_says_what_was_done(app, client):
+    h.new_game(client)
+    h.accept_all(app, client)
+    game = h.only_game(app)
+    link = next(p for m in h.mails(app) if m.to_addr == "ann@example.com" for p in h.move_links(m))
+    scanner = app.test_client(use_cookies=False)
+    page = scanner.get(link)  # a client that keeps no cookies: the Confirm form still works
+    assert page.status_code == 200
+    r = scanner.post(link.split("?")[0], data=h.confirm_fields(page.text))
+    assert r.status_code == 303 and r.headers["Location"].endswith("?done=1")
+    board = scanner.get(h.path_of(r.headers["Location"]))
+    assert "Done: reveal" in board.text
+    ann = h.path_of(r.headers["Location"]).split("?")[0]
+    assert "Done:" not in scanner.get(ann + "?done=0").text  # no decision of Ann's ends there
+    assert "Done:" not in scanner.get(ann + "?done=7").text
+    bo = seat_path(app, game.id, 1)
+    assert "Done:" not in scanner.get(bo + "?done=1").text  # Ann's move, not Bo's

@@ -317,7 +317,8 @@ def test_web_board_whole_turn_form(app, client):
     page = client.get(seat_path)
     assert 'id="plan-form"' in page.text
     v = version_of(app, game.id)
-    fields = {"csrf_token": h.csrf_of(page.text), "version": str(v), "game": game.id, "seat": str(player.seat)}
+    fields = {"csrf_token": h.form_csrf(page.text, seat_path + "/plan"), "version": str(v), "game": game.id,
+              "seat": str(player.seat)}
     bad = client.post(seat_path + "/plan", data={**fields, "plan": "draw: if 4 or less swap B2"})
     assert bad.status_code == 400 and "else" in bad.text and version_of(app, game.id) == v
     ok = client.post(seat_path + "/plan", data={**fields, "plan": "draw: if 4 or less swap B2, else swap C1"})
