@@ -8,13 +8,10 @@ from pathlib import Path
 
 from flask import Flask
 from flask_babel import Babel
-from flask_limiter import Limiter
-from flask_limiter.util import get_remote_address
 from flask_wtf.csrf import CSRFProtect
 
 ROOT = Path(__file__).resolve().parent.parent
 csrf = CSRFProtect()
-limiter = Limiter(get_remote_address, storage_uri="memory://", default_limits=[])
 babel = Babel()
 
 
@@ -50,7 +47,6 @@ def create_app(config: dict | None = None) -> Flask:
         WTF_CSRF_TIME_LIMIT=None,  # a mail link may be confirmed hours later
         MAX_CONTENT_LENGTH=64 * 1024,
         SESSION_COOKIE_SAMESITE="Lax",
-        RATELIMIT_HEADERS_ENABLED=True,
         LINKS_RATE_LIMIT="5 per minute;30 per day",
     )
     app.config.update(_env_config(app.instance_path))
@@ -63,11 +59,11 @@ def create_app(config: dict | None = None) -> Flask:
             raise RuntimeError("SECRET_KEY must be set outside development (it also signs every link)")
         app.config["SECRET_KEY"] = _dev_secret(app.instance_path)
 
-    from service import db, errors, web
+    from service import db, errors, ratelimit, web
 
     db.init_app(app)
     csrf.init_app(app)
-    limiter.init_app(app)
+    ratelimit.init_app(app)
     babel.init_app(app)
     app.register_blueprint(web.bp)
     from service import mails, render

@@ -7,7 +7,7 @@ from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 
 import engine
-from service import csrf, limiter, render, tokens, usecases
+from service import csrf, ratelimit, render, tokens, usecases
 from service.db import transaction
 from service.forms import LinksForm, NewGameForm
 from service.models import GameRow, SeatRow
@@ -59,8 +59,9 @@ def new_game():
 
 
 @bp.route("/links", methods=["GET", "POST"])
-@limiter.limit(lambda: current_app.config["LINKS_RATE_LIMIT"], methods=["POST"])
 def links():
+    if request.method == "POST" and not ratelimit.allow("links", current_app.config["LINKS_RATE_LIMIT"]):
+        abort(429)
     form = LinksForm()
     if form.validate_on_submit():
         with transaction(write=True) as s:

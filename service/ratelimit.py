@@ -1,0 +1,31 @@
+"""Rate limits for the few endpoints that need them (today: "mail me my links"), per client address.
+
+Only those endpoints pay for it: Flask-Limiter's request hook ran on every request, moves
+included. Counts live in process memory by default (each worker counts its own, which is enough to
+stop a script from mailing an address over and over); `RATELIMIT_STORAGE_URI` (e.g.
+`redis://host:6379`) shares them between workers and hosts.
+"""
+
+from __future__ import annotations
+
+from flask import current_app, request
+from limits import parse_many, storage, strategies
+
+
+class RateLimits:
+    def __init__(self, storage_uri: str = "memory://"):
+        self.strategy = strategies.FixedWindowRateLimiter(storage.storage_from_string(storage_uri))
+
+    def hit(self, spec: str, scope: str, key: str) -> bool:
+        """Count one request of `key` against every limit in `spec` ("5 per minute;30 per day");
+        False when one of them is used up."""
+        return all([self.strategy.hit(item, scope, key) for item in parse_many(spec)])
+
+
+def init_app(app) -> None:
+    app.extensions["skyjo_ratelimits"] = RateLimits(app.config.get("RATELIMIT_STORAGE_URI") or "memory://")
+
+
+def allow(scope: str, spec: str) -> bool:
+    """True if this request (by its client address) is within `spec` for `scope`."""
+    return current_app.extensions["skyjo_ratelimits"].hit(spec, scope, request.remote_addr or "-")
