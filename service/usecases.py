@@ -54,12 +54,11 @@ class Conflict(UseCaseError):
 
 
 # Built once (statement construction costs more than running them on SQLite): every seat of the game
-# a token belongs to, and a game by id.
-_SEATS_OF_TOKEN = (select(SeatRow)
+# a token belongs to, each with that game; a game's seats.
+_SEATS_OF_TOKEN = (select(SeatRow, GameRow).join(GameRow, GameRow.id == SeatRow.game_id)
                    .where(SeatRow.game_id == select(SeatRow.game_id)
                           .where(SeatRow.token_hash == bindparam("token_hash")).scalar_subquery())
                    .order_by(SeatRow.position))
-_GAME = select(GameRow).where(GameRow.id == bindparam("game_id"))
 _SEATS_OF_GAME = select(SeatRow).where(SeatRow.game_id == bindparam("game_id")).order_by(SeatRow.position)
 
 
@@ -71,17 +70,18 @@ def _forget_seats(session: Session) -> None:
 
 
 def seat_by_token(s: Session, token: str, *, for_update: bool = False) -> tuple[SeatRow, GameRow]:
-    """The seat a link token belongs to and its game. All the game's seats come with it (one query)
-    and `seats_of` answers from them for the rest of the transaction."""
+    """The seat a link token belongs to and its game, in one query that brings all the game's seats
+    too: `seats_of` answers from them for the rest of the transaction."""
     if not tokens.looks_like_token(token):
         raise NotFound(_("This link is not valid. It may have been replaced by a newer one."))
     token_hash = tokens.hash_token(token)
-    seats = list(s.exec(_SEATS_OF_TOKEN, params={"token_hash": token_hash}))
+    rows = s.exec(_SEATS_OF_TOKEN, params={"token_hash": token_hash}).all()
+    seats = [seat for seat, _game in rows]
     seat = next((r for r in seats if r.token_hash == token_hash), None)
     if seat is None:
         raise NotFound(_("This link is not valid. It may have been replaced by a newer one."))
     s.info.setdefault("seats_of", {})[seat.game_id] = seats
-    return seat, s.exec(_GAME, params={"game_id": seat.game_id}).one()
+    return seat, rows[0][1]
 
 
 def seats_of(s: Session, game_id: str) -> list[SeatRow]:
