@@ -62,7 +62,8 @@ class SeatRow(SQLModel, table=True):
 
 
 class MoveRow(SQLModel, table=True):
-    """The move log: with the game's record it is a complete engine game record."""
+    """The move log: with the game's record it is a complete engine game record, and with the saved
+    state's own (deal-time) log it is the game's public event log (see usecases.full_game)."""
 
     __tablename__ = "move"
     __table_args__ = (UniqueConstraint("game_id", "number", name="uq_move_game_number"),)
@@ -74,3 +75,6 @@ class MoveRow(SQLModel, table=True):
     move: str = Field(max_length=200)
     version_before: int
     created_at: datetime = Field(default_factory=utcnow)
+    # the public events of the decision (on its last step's row): the game's event log lives here,
+    # not in the saved state, which so stays about as small in a long game as in a new one
+    events: list | None = Field(default=None, sa_type=JSON)

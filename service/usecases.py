@@ -102,11 +102,27 @@ def game_title(names: list[str]) -> str:
 
 
 def load_engine_game(game: GameRow) -> engine.Game:
+    """The engine game from the saved state: all a move needs. Its event log and move list hold only
+    what the state had when the game was dealt (see `save_moves`); `full_game` adds the rest."""
     return engine.Game.from_json(game.state)
 
 
-def view_for(game: GameRow, seat: int | None) -> dict:
-    return engine.view(load_engine_game(game), seat)
+_EVENTS = select(MoveRow.events).where(MoveRow.game_id == bindparam("game_id")).order_by(MoveRow.number)
+
+
+def full_game(s: Session, game: GameRow) -> engine.Game:
+    """The engine game with its whole event log: the saved state's log (as it was when the game was
+    dealt, or for games saved before move rows carried events, as it was then; their rows have
+    NULL), then the events of the move rows."""
+    g = load_engine_game(game)
+    for events in s.exec(_EVENTS, params={"game_id": game.id}):
+        g.log.extend(events or ())  # NULL (or JSON null): no events on this row
+    return g
+
+
+def view_for(s: Session, game: GameRow, seat: int | None) -> dict:
+    """What pages show: the seat's (or a spectator's) view, with the whole event log."""
+    return engine.view(full_game(s, game), seat)
 
 
 def default_options(variant: str = "classic") -> dict:
@@ -369,6 +385,11 @@ def save_moves(s: Session, game: GameRow, seat: SeatRow, before_version: int, ne
     version UPDATE, one MoveRow per step, then the mails (and the clock) in the same transaction."""
     now = utcnow()
     new_state = new.to_json()
+    # the event log stays in the move log: the state keeps the log it was loaded with, and this
+    # decision's events go on its last move row (usecases.full_game puts them together again)
+    log0 = len(game.state["log"])
+    history = new_state["log"][log0:]
+    new_state["log"] = new_state["log"][:log0]
     new_status = "finished" if new.is_over else "active"
     conn = s.connection()
     res = conn.execute(_SAVE_GAME, {"game_id": game.id, "before": before_version, "state": new_state,
@@ -383,7 +404,8 @@ def save_moves(s: Session, game: GameRow, seat: SeatRow, before_version: int, ne
     # one Core INSERT for the decision's steps (no ORM objects: nothing in this transaction reads them)
     conn.execute(_LOG_MOVE, [
         {"game_id": game.id, "number": before_version + i, "seat": seat.seat, "move": m,
-         "version_before": before_version + i - 1, "created_at": now}
+         "version_before": before_version + i - 1, "created_at": now,
+         "events": history if i == len(moves) else None}
         for i, m in enumerate(moves, start=1)])
     status = clock_service.moved(s, game, new, seat.seat)  # deadlines follow in this transaction, before the mails
     mails.after_move(s, game, seats_of(s, game.id), pending_before, new, seat.seat, events, clock_status=status)

@@ -6,7 +6,6 @@ from flask import Blueprint, abort, current_app, flash, redirect, render_templat
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 
-import engine
 from service import csrf, ratelimit, render, tokens, usecases
 from service.db import transaction
 from service.forms import LinksForm, NewGameForm
@@ -123,13 +122,14 @@ def _seat_page(token: str, *, message: str | None = None, status: int = 200, hig
     with transaction() as s:
         seat, game = usecases.seat_by_token(s, token)
         seats = usecases.seats_of(s, game.id)
-    if game.status in {"inviting", "cancelled"} or game.state is None:
+        playing = game.status not in {"inviting", "cancelled"} and game.state is not None
+        view = usecases.view_for(s, game, seat.seat) if playing else None
+    if view is None:
         from service.clock_service import zone_choices
 
         host_tz = next((r.tz for r in seats if r.is_host and r.tz), None) or "UTC"
         return render_template("invite.html", game=game, seat=seat, seats=seats, token=token,
                                message=message, zones=zone_choices(), default_tz=seat.tz or host_tz), status
-    view = usecases.view_for(game, seat.seat) if seat.seat is not None else usecases.view_for(game, None)
     ctx = _board_context(game, seat if seat.seat is not None else None, token, view)
     return render_template(template, message=message, highlight=set(highlight), confirm=confirm,
                            **ctx), status
@@ -168,7 +168,8 @@ def move(token: str, slug: str):
         return _seat_page(token, message=reason)
     with transaction() as s:
         seat, game = usecases.seat_by_token(s, token)
-    view = usecases.view_for(game, seat.seat)
+    with transaction() as s:
+        view = usecases.view_for(s, game, seat.seat)
     confirm = {"slug": slug, "texts": texts, "version": version, "text": render.describe(view, texts),
                "game": game.id, "seat": seat.seat}
     return _seat_page(token, highlight=render.highlight_cells(texts), confirm=confirm,
@@ -345,8 +346,8 @@ def watch(game_id: str, token: str):
         if game is None or not tokens.check_spectator(game.id, game.spectator_salt, token):
             raise NotFound(_("This spectator link is not valid."))
         seats = usecases.seats_of(s, game.id)
-    if game.state is None:
+        view = usecases.view_for(s, game, None) if game.state is not None else None
+    if view is None:
         return render_template("invite.html", game=game, seat=None, seats=seats, token=None, message=None)
-    view = engine.view(usecases.load_engine_game(game), None)
     return render_template("board.html", message=None, highlight=set(), confirm=None,
                            **_board_context(game, None, None, view))

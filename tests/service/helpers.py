@@ -112,6 +112,15 @@ def game_state(app, game_id: str) -> tuple[int, dict, str]:
         return g.version, g.state, g.status
 
 
+def full_state(app, game_id: str) -> dict:
+    """The engine state with the game's whole event log (the saved state keeps only its start; the
+    move log holds the rest)."""
+    from service import usecases
+
+    with app.app_context(), db.transaction() as s:
+        return usecases.full_game(s, s.get(GameRow, game_id)).to_json()
+
+
 def seats(app, game_id: str) -> list[SeatRow]:
     with app.app_context(), db.transaction() as s:
         return list(s.exec(select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.position)))

@@ -86,8 +86,8 @@ def test_no_hidden_value_in_pages_or_mails(tmp_path):
                 with db.transaction(write=True) as s:
                     usecases.accept(s, created.tokens[pos])
         for _step in range(400):
-            version, state, status = h.game_state(app, gid)
-            g = engine.Game.from_json(state)
+            version, _state, status = h.game_state(app, gid)
+            g = engine.Game.from_json(h.full_state(app, gid))  # what pages show: the whole log too
             intents += check_intents(app, last_mail, g, names)
             for m in h.mails(app, last_mail):  # mails queued by the last change, rendered from g
                 if m.subject.startswith("SKYJO with") is False:

@@ -62,3 +62,42 @@ def test_db_upgrade_command(tmp_path):
     assert r.returncode == 0, r.stderr
     again = _alembic(url, "check")
     assert again.returncode == 0, again.stdout + again.stderr
+
+
+def test_downgrade_puts_the_event_log_back_into_the_state(empty_db):
+    """98a9ca195f1b moved each decision's events to its move row; going back must not lose them."""
+    import random
+
+    from sqlalchemy import select
+
+    from service.models import GameRow
+    from tests.conftest import make_app
+    from tests.service import helpers as h
+
+    assert _alembic(empty_db, "upgrade", "head").returncode == 0
+    app = make_app(empty_db)  # recreates the same tables; alembic_version stays at head
+    client = app.test_client()
+    h.new_game(client)
+    h.accept_all(app, client)
+    game = h.only_game(app)
+    rng = random.Random(3)
+    for _ in range(12):  # a few decisions by mail links
+        version, state, _status = h.game_state(app, game.id)
+        links = [p for m in h.mails(app) for p in h.move_links(m) if p.endswith(f"?v={version}")]
+        if not links:
+            break
+        h.confirm(client, rng.choice(links))
+    full = h.full_state(app, game.id)
+    assert len(h.game_state(app, game.id)[1]["log"]) < len(full["log"])
+    from service import db
+
+    db.get_engine(app).dispose()
+    down = _alembic(empty_db, "downgrade", "05bb9ae58347")
+    assert down.returncode == 0, down.stderr
+    from sqlalchemy import create_engine
+
+    eng = create_engine(empty_db)
+    with eng.connect() as conn:
+        state = conn.execute(select(GameRow.__table__.c.state).where(GameRow.__table__.c.id == game.id)).scalar()
+    eng.dispose()
+    assert state["log"] == full["log"]

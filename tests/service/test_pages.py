@@ -213,7 +213,7 @@ def test_rematch_and_export_command(app, client, db_url):
     import json
 
     record = json.loads(out.stdout)
-    assert engine.replay(record).to_json() == h.game_state(app, gid)[1]
+    assert engine.replay(record).to_json() == h.full_state(app, gid)
     bad = subprocess.run([sys.executable, "-m", "service.cli", "export", "nope"], cwd=ROOT, env=env,
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2

@@ -176,7 +176,7 @@ def test_a_whole_classic_game_played_by_replies_only(app, client):
     assert conditional, "conditional plans were played"
     with app.app_context(), db.transaction() as s:
         record = usecases.export_record(s, game.id)
-    assert engine.replay(record).to_json() == h.game_state(app, game.id)[1]
+    assert engine.replay(record).to_json() == h.full_state(app, game.id)
 
 
 # ------------------------------------------------------------------------------ protection
