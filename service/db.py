@@ -9,7 +9,7 @@ SQLite writers also queue on a file lock next to the database (`WriterQueue`) be
 `BEGIN IMMEDIATE`: SQLite's own busy handler polls with sleeps of up to 100 ms, so under concurrent
 moves (several gunicorn workers, the sender and the clock) a waiting writer slept long after the
 lock was free; the kernel wakes the next `flock` waiter at once. The busy timeout stays as the
-safety net for writers that do not take the queue (the outbox sender's short claims).
+safety net; the clock's sessions and the outbox sender's writes take the same queue.
 """
 
 from __future__ import annotations
@@ -112,8 +112,14 @@ class WriterQueue:
             self._mutex.release()
 
 
+_queues: dict[Path, WriterQueue] = {}
+_queues_lock = threading.Lock()
+
+
 def writer_queue_for(url: str) -> WriterQueue | None:
-    """The queue of a SQLite file database (None for PostgreSQL, in-memory SQLite, or no fcntl)."""
+    """The queue of a SQLite file database (None for PostgreSQL, in-memory SQLite, or no fcntl).
+    One per database file and process, whoever asks (the web app, the clock, the mail sender), so a
+    thread that holds it may take it again inside."""
     from sqlalchemy.engine import make_url
 
     parsed = make_url(url)
@@ -122,7 +128,10 @@ def writer_queue_for(url: str) -> WriterQueue | None:
     database = parsed.database or ""
     if not database or database == ":memory:" or "mode=memory" in url:
         return None
-    return WriterQueue(Path(database).with_name(Path(database).name + ".writers"))
+    path = Path(database).resolve()
+    path = path.with_name(path.name + ".writers")
+    with _queues_lock:
+        return _queues.setdefault(path, WriterQueue(path))
 
 
 def init_app(app) -> None:

@@ -20,6 +20,7 @@ or the SMTP password.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import os
@@ -444,10 +445,11 @@ def render_pending(source: SessionSource, renderer: Renderer | None = None, limi
             select(t.id, t.template, t.context).where(t.text_body.is_(None)).order_by(t.id).limit(limit)))
         session.commit()
         for start in range(0, len(pending), 50):  # one transaction per 50 rows
-            for row_id, template, context in pending[start:start + 50]:
-                text, html = _bodies(template, context, renderer)
-                done += _store_bodies(session, row_id, text, html)
-            session.commit()
+            bodies = [(row_id, *_bodies(template, context, renderer))
+                      for row_id, template, context in pending[start:start + 50]]
+            with _writers(session):
+                done += sum(_store_bodies(session, *row) for row in bodies)
+                session.commit()
     return done
 
 
@@ -701,6 +703,27 @@ def _claimable(now: datetime, token: str):
     )
 
 
+def _writers(session: Session):
+    """On a SQLite file: the service's writer queue (`service.db.WriterQueue`), so the sender's
+    short write transactions take turns with the moves instead of sleeping in SQLite's busy handler
+    (where a steady stream of moves starves them). A no-op context elsewhere."""
+    bind = session.get_bind()
+    if bind.dialect.name != "sqlite":
+        return contextlib.nullcontext()
+    from service.db import writer_queue_for
+
+    queue = writer_queue_for(bind.url.render_as_string(hide_password=False))
+    return queue.hold() if queue is not None else contextlib.nullcontext()
+
+
+def _write(session: Session, statement):
+    """One write statement in its own committed transaction, queued with the other writers."""
+    with _writers(session):
+        result = session.execute(statement.execution_options(synchronize_session=False))
+        session.commit()
+    return result
+
+
 def _claim_batch(
     session: Session, now: datetime, token: str, size: int, lease: timedelta
 ) -> list[tuple[int, str]]:
@@ -717,16 +740,14 @@ def _claim_batch(
         session.commit()
     claimed: list[tuple[int, str]] = []
     for row_id, addr in candidates:
-        result = session.execute(
-            update(OutboxMail.__table__)
-            .where(t.id == row_id, _claimable(now, token))
-            .values(claimed_until=now + lease, claimed_by=token)
-            .execution_options(synchronize_session=False)
-        )
+        claim = (update(OutboxMail.__table__).where(t.id == row_id, _claimable(now, token))
+                 .values(claimed_until=now + lease, claimed_by=token))
+        if is_pg:  # in the transaction holding the candidates' row locks
+            result = session.execute(claim.execution_options(synchronize_session=False))
+        else:
+            result = _write(session, claim)
         if result.rowcount == 1:
             claimed.append((row_id, addr))
-        if not is_pg:
-            session.commit()
     session.commit()
     return claimed
 
@@ -734,13 +755,9 @@ def _claim_batch(
 def _renew(session: Session, row_id: int, token: str, now: datetime, lease: timedelta) -> OutboxMail | None:
     """Extend our claim right before sending; None when it was lost (expired and taken, or sent)."""
     t = OutboxMail.__table__.c
-    result = session.execute(
-        update(OutboxMail.__table__)
-        .where(t.id == row_id, t.claimed_by == token, t.sent_at.is_(None))
-        .values(claimed_until=now + lease)
-        .execution_options(synchronize_session=False)
-    )
-    session.commit()
+    result = _write(session, update(OutboxMail.__table__)
+                    .where(t.id == row_id, t.claimed_by == token, t.sent_at.is_(None))
+                    .values(claimed_until=now + lease))
     if result.rowcount != 1:
         return None
     row = session.get(OutboxMail, row_id, populate_existing=True)
@@ -752,14 +769,10 @@ def _renew(session: Session, row_id: int, token: str, now: datetime, lease: time
 
 def _mark_sent(session: Session, row_id: int, transport_name: str, now: datetime, bodies: dict) -> None:
     t = OutboxMail.__table__.c
-    session.execute(
-        update(OutboxMail.__table__)
-        .where(t.id == row_id, t.sent_at.is_(None))
-        .values(sent_at=now, transport=transport_name, claimed_until=None, claimed_by=None, last_error=None,
-                **bodies)
-        .execution_options(synchronize_session=False)
-    )
-    session.commit()
+    _write(session, update(OutboxMail.__table__)
+           .where(t.id == row_id, t.sent_at.is_(None))
+           .values(sent_at=now, transport=transport_name, claimed_until=None, claimed_by=None, last_error=None,
+                   **bodies))
 
 
 def _mark_failed(session: Session, row: OutboxMail, token: str, error: str, now: datetime,
@@ -767,20 +780,10 @@ def _mark_failed(session: Session, row: OutboxMail, token: str, error: str, now:
     t = OutboxMail.__table__.c
     attempts = (row.attempts or 0) + 1
     retry_at = now + backoff_delay(attempts)
-    session.execute(
-        update(OutboxMail.__table__)
-        .where(t.id == row.id, t.claimed_by == token, t.sent_at.is_(None))
-        .values(
-            attempts=t.attempts + 1,
-            last_error=error,
-            send_after=retry_at,
-            claimed_until=None,
-            claimed_by=None,
-            **(bodies or {}),
-        )
-        .execution_options(synchronize_session=False)
-    )
-    session.commit()
+    _write(session, update(OutboxMail.__table__)
+           .where(t.id == row.id, t.claimed_by == token, t.sent_at.is_(None))
+           .values(attempts=t.attempts + 1, last_error=error, send_after=retry_at, claimed_until=None,
+                   claimed_by=None, **(bodies or {})))
     return retry_at
 
 
@@ -788,13 +791,9 @@ def _release(session: Session, ids: list[int], token: str) -> None:
     if not ids:
         return
     t = OutboxMail.__table__.c
-    session.execute(
-        update(OutboxMail.__table__)
-        .where(t.id.in_(ids), t.claimed_by == token, t.sent_at.is_(None))
-        .values(claimed_until=None, claimed_by=None)
-        .execution_options(synchronize_session=False)
-    )
-    session.commit()
+    _write(session, update(OutboxMail.__table__)
+           .where(t.id.in_(ids), t.claimed_by == token, t.sent_at.is_(None))
+           .values(claimed_until=None, claimed_by=None))
 
 
 def deliver_due(

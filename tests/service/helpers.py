@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import random
 import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from sqlmodel import select
@@ -183,3 +188,25 @@ def random_reply_plan(g: engine.Game, seat: int, rng: random.Random) -> str:
     other = f"flip {rng.choice(down)}" if down else f"swap {rng.choice(cells)}"
     return rng.choice([f"take swap {a}", f"draw swap {a}", f"draw: if 4 or less swap {a}, else {other}",
                        f"draw: if 2 or less swap {a}, if 10 or more {other}, else swap {rng.choice(cells)}"])
+
+
+_HOLD = """
+import fcntl, os, sys, time
+fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o600)
+fcntl.flock(fd, fcntl.LOCK_EX)
+print("held", flush=True)
+time.sleep(float(sys.argv[2]))
+"""
+
+
+@contextmanager
+def writer_queue_held(path: Path | str, seconds: float = 0.6) -> Iterator[None]:
+    """Another process holds a SQLite writer queue file (`<db>.writers`) for `seconds` from the
+    moment this yields: whoever takes the queue meanwhile has to wait."""
+    other = subprocess.Popen([sys.executable, "-c", _HOLD, str(path), str(seconds)], stdout=subprocess.PIPE,
+                             text=True)
+    try:
+        assert other.stdout.readline().strip() == "held"
+        yield
+    finally:
+        other.wait(30)

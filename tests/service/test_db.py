@@ -2,20 +2,11 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import threading
 import time
 
 from service.db import WriterQueue, writer_queue_for
-
-HOLD = """
-import fcntl, os, sys, time
-fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o600)
-fcntl.flock(fd, fcntl.LOCK_EX)
-print("held", flush=True)
-time.sleep(float(sys.argv[2]))
-"""
+from tests.service.helpers import writer_queue_held
 
 
 def test_queue_only_for_sqlite_files(tmp_path):
@@ -27,15 +18,11 @@ def test_queue_only_for_sqlite_files(tmp_path):
 
 def test_another_process_holding_the_lock_makes_a_writer_wait(tmp_path):
     queue = WriterQueue(tmp_path / "db.writers")
-    other = subprocess.Popen([sys.executable, "-c", HOLD, str(queue.path), "0.6"], stdout=subprocess.PIPE, text=True)
-    try:
-        assert other.stdout.readline().strip() == "held"
+    with writer_queue_held(queue.path):
         t0 = time.monotonic()
         with queue.hold():
             waited = time.monotonic() - t0
-        assert waited > 0.3, "the writer did not wait for the other process"
-    finally:
-        other.wait(10)
+    assert waited > 0.3, "the writer did not wait for the other process"
 
 
 def test_threads_take_turns_and_the_queue_is_reentrant(tmp_path):
@@ -59,3 +46,8 @@ def test_threads_take_turns_and_the_queue_is_reentrant(tmp_path):
     for t in threads:
         t.join(30)
     assert overlap == [] and inside == []
+
+
+def test_one_queue_per_database_file_in_a_process(tmp_path):
+    url = f"sqlite:///{tmp_path}/x.sqlite3"
+    assert writer_queue_for(url) is writer_queue_for(f"sqlite:///{tmp_path}/./x.sqlite3")

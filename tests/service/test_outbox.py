@@ -634,3 +634,25 @@ def test_a_mail_has_either_bodies_or_a_template():
         outbox.mail_values(to_addr="a@b.org", to_name="A", subject="s", config=CFG)
     with pytest.raises(ValueError):
         outbox.mail_values(to_addr="a@b.org", to_name="A", subject="s", text="t", template="turn", config=CFG)
+
+
+def test_the_sender_takes_the_sqlite_writer_queue(tmp_path):
+    """Its short write transactions queue with the moves' (service.db.WriterQueue) rather than
+    sleeping in SQLite's busy handler, where a steady stream of moves starved them."""
+    from service.db import make_engine
+    from tests.service.helpers import writer_queue_held
+
+    db_file = tmp_path / "svc.sqlite3"
+    eng = make_engine(f"sqlite:///{db_file}")
+    OutboxMail.__table__.create(eng)
+    with Session(eng, expire_on_commit=False) as s, s.begin():
+        queue(s)
+    t = RecordingTransport()
+    try:
+        with writer_queue_held(f"{db_file}.writers", 0.6):
+            t0 = time.monotonic()
+            assert deliver_due(eng, t, now=T0) == 1
+            waited = time.monotonic() - t0
+    finally:
+        eng.dispose()
+    assert waited > 0.3, "the sender wrote without waiting for the queue"
