@@ -30,7 +30,7 @@ import logging
 import secrets
 import time as _time
 from collections.abc import Callable, Iterable
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, time, timedelta
 from functools import lru_cache
@@ -229,16 +229,33 @@ def make_engine(url: str, **kwargs) -> Engine:
     return create_engine(url, pool_pre_ping=True, **kwargs)
 
 
+def _writer_queue(engine: Engine):
+    """A SQLite file's writer queue: the service's own (`service.db.WriterQueue`, an `flock` on
+    `<database>.writers`), so that clock sessions made here take turns with each other and with the
+    service's writers. Without it a waiting `BEGIN IMMEDIATE` sleeps in SQLite's busy handler (1 ms
+    growing to 100 ms per try) and only wins if the lock happens to be free when it wakes: another
+    process doing back-to-back short write transactions (a sweep) starves it, a whole sweep long.
+    None for PostgreSQL and in-memory SQLite. (`service.db` is imported only here, for SQLite.)"""
+    if engine.dialect.name != "sqlite":
+        return None
+    from service.db import writer_queue_for  # same lock file and protocol as the service's writers
+
+    return writer_queue_for(engine.url.render_as_string(hide_password=False))
+
+
 def session_factory_for(engine: Engine) -> Callable[[], AbstractContextManager[Session]]:
     """`session_factory()` -> context manager: a Session in one transaction, committed on success,
     rolled back on an exception (the contract `tick` needs; `service.db.transaction(write=True)`
-    is the same thing inside the service)."""
+    is the same thing inside the service). On a SQLite file each transaction first queues on the
+    service's writer queue (`_writer_queue`), as `db.transaction(write=True)` does."""
+    queue = _writer_queue(engine)
 
     @contextmanager
     def factory():
-        with Session(engine, expire_on_commit=False) as session:
-            with session.begin():
-                yield session
+        with queue.hold() if queue is not None else nullcontext():
+            with Session(engine, expire_on_commit=False) as session:
+                with session.begin():
+                    yield session
 
     return factory
 
