@@ -178,7 +178,7 @@ class MailConfig:
     @property
     def domain(self) -> str:
         """Domain for Message-IDs: MAIL_FROM's domain (else BASE_URL's host, else localhost)."""
-        return re.sub(r"[^A-Za-z0-9.-]", "", self.from_address.domain) or self.base_host
+        return _domain_of(self.from_address.domain, self.base_host)
 
 
 @functools.lru_cache(maxsize=64)
@@ -186,6 +186,11 @@ def _host_of(base_url: str) -> str:
     host = urlsplit(base_url).hostname or ""
     host = re.sub(r"[^A-Za-z0-9.-]", "", host.encode("idna").decode("ascii") if host else "")
     return host or "localhost"
+
+
+@functools.lru_cache(maxsize=64)
+def _domain_of(from_domain: str, base_host: str) -> str:
+    return re.sub(r"[^A-Za-z0-9.-]", "", from_domain) or base_host
 
 
 _configured: MailConfig | None = None

@@ -9,6 +9,7 @@ Rotating draws a new salt: every old link stops working.
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import hmac
 import secrets
@@ -85,11 +86,16 @@ def check_reply_token(tag: str, game_id: str, token_hash: str) -> bool:
 
 def mail_domain() -> str:
     """The domain of reply addresses: MAIL_DOMAIN, else the domain of MAIL_FROM."""
+    return _mail_domain(current_app.config.get("MAIL_DOMAIN"), str(current_app.config.get("MAIL_FROM") or ""))
+
+
+@functools.lru_cache(maxsize=16)
+def _mail_domain(configured: str | None, mail_from: str) -> str:
     from email.utils import parseaddr
 
-    domain = current_app.config.get("MAIL_DOMAIN")
+    domain = configured
     if not domain:
-        addr = parseaddr(str(current_app.config.get("MAIL_FROM") or ""))[1]
+        addr = parseaddr(mail_from)[1]
         domain = addr.rpartition("@")[2] if "@" in addr else "localhost"
     return str(domain).strip().lower().rstrip(".")
 
