@@ -49,6 +49,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     and_,
+    bindparam,
     exists,
     insert,
     or_,
@@ -428,15 +429,19 @@ def _bodies(row_template: str, row_context: dict | None, renderer: Renderer | No
     return text, inline_css(html) if html is not None else None
 
 
-def _store_bodies(session: Session, row_id: int, text: str, html: str | None) -> bool:
-    t = OutboxMail.__table__.c
-    result = session.execute(
-        update(OutboxMail.__table__)
-        .where(t.id == row_id, t.text_body.is_(None))
-        .values(text_body=text, html_body=html, context=None)
-        .execution_options(synchronize_session=False)
-    )
-    return result.rowcount == 1
+_STORE_BODIES = (update(OutboxMail.__table__)
+                 .where(OutboxMail.__table__.c.id == bindparam("b_id"), OutboxMail.__table__.c.text_body.is_(None))
+                 .values(text_body=bindparam("b_text"), html_body=bindparam("b_html"), context=None))
+
+
+def _store_bodies(session: Session, rows: list[tuple[int, str, str | None]]) -> int:
+    """Bodies of rendered rows (id, text, html), one executemany (one round trip on PostgreSQL);
+    rows another sender rendered meanwhile keep theirs. Returns how many were stored."""
+    if not rows:
+        return 0
+    result = session.connection().execute(
+        _STORE_BODIES, [{"b_id": row_id, "b_text": text, "b_html": html} for row_id, text, html in rows])
+    return result.rowcount if result.rowcount >= 0 else len(rows)
 
 
 def render_pending(source: SessionSource, renderer: Renderer | None = None, limit: int = 10_000) -> int:
@@ -453,7 +458,7 @@ def render_pending(source: SessionSource, renderer: Renderer | None = None, limi
             bodies = [(row_id, *_bodies(template, context, renderer))
                       for row_id, template, context in pending[start:start + 50]]
             with _writers(session):
-                done += sum(_store_bodies(session, *row) for row in bodies)
+                done += _store_bodies(session, bodies)
                 session.commit()
     return done
 
