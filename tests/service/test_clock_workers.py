@@ -20,6 +20,7 @@ from sqlalchemy import func, select
 from service import clock
 from service.clock import ClockSettings
 from service.clock_models import Deadline
+from tests.service.helpers import writer_queue_held
 from tests.service.test_clock_support import ROOT, RecordingHandlers, effect, pg_schema_url, setup_db
 
 T0 = datetime(2027, 1, 11, 12, 0)
@@ -105,15 +106,6 @@ def test_many_workers_handle_each_deadline_once(url, n_workers, tmp_path):
     assert workers >= 2, f"the workers did not overlap: the test proves nothing {results}"
 
 
-HOLD_WRITERS = """
-import fcntl, os, sys, time
-fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o600)
-fcntl.flock(fd, fcntl.LOCK_EX)
-print("held", flush=True)
-time.sleep(float(sys.argv[2]))
-"""
-
-
 def test_sqlite_clock_sessions_queue_with_the_service_writers(tmp_path):
     """On a SQLite file, `session_factory_for` takes the service's writer queue (`<db>.writers`)
     before `BEGIN IMMEDIATE`. Without it a waiting worker sleeps in SQLite's busy handler and another
@@ -121,17 +113,12 @@ def test_sqlite_clock_sessions_queue_with_the_service_writers(tmp_path):
     db_file = tmp_path / "clock.sqlite3"
     eng = setup_db(f"sqlite:///{db_file}")
     try:
-        other = subprocess.Popen([sys.executable, "-c", HOLD_WRITERS, f"{db_file}.writers", "0.6"],
-                                 stdout=subprocess.PIPE, text=True)
-        try:
-            assert other.stdout.readline().strip() == "held"
+        with writer_queue_held(f"{db_file}.writers", 0.6):
             t0 = time.monotonic()
             with clock.session_factory_for(eng)() as s:
                 waited = time.monotonic() - t0
                 s.execute(select(func.count()).select_from(Deadline.__table__)).scalar_one()
-            assert waited > 0.3, "the clock session did not queue behind the other writer"
-        finally:
-            other.wait(10)
+        assert waited > 0.3, "the clock session did not queue behind the other writer"
     finally:
         eng.dispose()
 
