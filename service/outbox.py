@@ -50,6 +50,7 @@ from sqlalchemy import (
     UniqueConstraint,
     and_,
     bindparam,
+    event,
     exists,
     insert,
     or_,
@@ -382,15 +383,41 @@ def mail_values(
 def queue_mail(session: Session, **kwargs) -> OutboxMail:
     """Add one mail to `session` as an ORM row (never commits: it goes out iff the caller's
     transaction commits). Arguments: those of `mail_values`."""
+    flush_mails(session)  # after the mails queued before it
     row = OutboxMail(**mail_values(**kwargs))
     session.add(row)
+    session.flush()  # and before those queued after it (insert_mail's rows wait for the commit)
     return row
 
 
+_PENDING = "outbox_pending"
+
+
 def insert_mail(session: Session, **kwargs) -> None:
-    """Like `queue_mail`, but one Core INSERT at once and no ORM object (the move's hot path).
-    Rows are sent per recipient in id order, so call it in the order the mails should arrive."""
-    session.connection().execute(insert(OutboxMail.__table__), [mail_values(**kwargs)])
+    """Like `queue_mail`, without an ORM object (the move's hot path): the rows of a transaction
+    are written together by one Core INSERT (executemany: one round trip on PostgreSQL) when it
+    commits, or earlier by `flush_mails`. Rows are sent per recipient in id order, which is the
+    order of the calls."""
+    session.connection()  # in a transaction (begun now if need be): the mail ends with it
+    session.info.setdefault(_PENDING, []).append(mail_values(**kwargs))
+
+
+def flush_mails(session: Session) -> None:
+    """Write the mails `insert_mail` holds for this session's transaction now."""
+    pending = session.info.pop(_PENDING, None)
+    if pending:
+        session.connection().execute(insert(OutboxMail.__table__), pending)
+
+
+@event.listens_for(Session, "before_commit")
+def _flush_before_commit(session: Session) -> None:
+    flush_mails(session)
+
+
+@event.listens_for(Session, "after_transaction_end")
+def _forget_at_the_end(session: Session, transaction) -> None:
+    if transaction.parent is None:  # rolled back or closed unfinished: its mails go with it
+        session.info.pop(_PENDING, None)
 
 
 # --------------------------------------------------------------------------------------------------

@@ -62,11 +62,11 @@ _SEATS_OF_TOKEN = (select(SeatRow, GameRow).join(GameRow, GameRow.id == SeatRow.
 _SEATS_OF_GAME = select(SeatRow).where(SeatRow.game_id == bindparam("game_id")).order_by(SeatRow.position)
 
 
-@event.listens_for(Session, "after_commit")
-@event.listens_for(Session, "after_rollback")
-def _forget_seats(session: Session) -> None:
+@event.listens_for(Session, "after_transaction_end")
+def _forget_seats(session: Session, transaction) -> None:
     """`seats_of`'s answers hold for one transaction only (a session may live through several)."""
-    session.info.pop("seats_of", None)
+    if transaction.parent is None:
+        session.info.pop("seats_of", None)
 
 
 def seat_by_token(s: Session, token: str, *, for_update: bool = False) -> tuple[SeatRow, GameRow]:

@@ -656,3 +656,25 @@ def test_the_sender_takes_the_sqlite_writer_queue(tmp_path):
     finally:
         eng.dispose()
     assert waited > 0.3, "the sender wrote without waiting for the queue"
+
+
+def test_intents_of_a_transaction_are_written_at_commit_and_dropped_with_it(engine):  # noqa: F811
+    with Session(engine, expire_on_commit=False) as s:
+        intent(s, 2)
+        s.rollback()  # dropped: a later transaction of the same session does not write them
+        with s.begin():
+            intent(s, 1, to="bo@example.org")
+    with Session(engine, expire_on_commit=False) as s:
+        intent(s, 3)  # closed without commit: gone too
+    with Session(engine, expire_on_commit=False) as s:
+        s.begin()
+        intent(s, 1, to="cy@example.org")
+        s.close()
+    rows = all_rows(engine)
+    assert [r.to_addr for r in rows] == ["bo@example.org"]
+    with Session(engine, expire_on_commit=False) as s, s.begin():  # order kept with ORM-queued rows
+        intent(s, 1, to="di@example.org")
+        queue(s, to="di@example.org")
+        intent(s, 1, to="di@example.org")
+    di = [r for r in all_rows(engine) if r.to_addr == "di@example.org"]
+    assert [r.template for r in di] == ["turn", None, "turn"]
