@@ -203,6 +203,20 @@ def plan_moves(app, games: list[dict], per_game: int, seed: int = 1) -> None:
         gm["next"] = 0
 
 
+def timed_clients(client, shares: list, seconds: float, latencies: list[float], errors: dict) -> dict:
+    """Run `client(share)` in one thread per share; the clients fill `latencies` (seconds per
+    request) and `errors`. Returns requests per second and p50/p99 over the whole run."""
+    t0 = time.perf_counter()
+    threads = [threading.Thread(target=client, args=(share,)) for share in shares]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(seconds + 60)
+    elapsed = time.perf_counter() - t0
+    return {"ops": len(latencies), "per_s": len(latencies) / elapsed, "p50_ms": pct(latencies, 50) * 1000,
+            "p99_ms": pct(latencies, 99) * 1000, "errors": errors["n"]}
+
+
 def run_moves(port: int, games: list[dict], clients: int, seconds: float) -> dict:
     latencies: list[float] = []
     errors = {"n": 0}
@@ -233,15 +247,7 @@ def run_moves(port: int, games: list[dict], clients: int, seconds: float) -> dic
         with lock:
             latencies.extend(local)
 
-    t0 = time.perf_counter()
-    threads = [threading.Thread(target=client, args=(gs,)) for gs in per_client]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(seconds + 60)
-    elapsed = time.perf_counter() - t0
-    return {"ops": len(latencies), "per_s": len(latencies) / elapsed, "p50_ms": pct(latencies, 50) * 1000,
-            "p99_ms": pct(latencies, 99) * 1000, "errors": errors["n"]}
+    return timed_clients(client, per_client, seconds, latencies, errors)
 
 
 def run_bare(port: int, rows: int, clients: int, seconds: float, versions: dict[int, int]) -> dict:
@@ -268,15 +274,7 @@ def run_bare(port: int, rows: int, clients: int, seconds: float, versions: dict[
             latencies.extend(local)
 
     ids = list(range(1, rows + 1))
-    t0 = time.perf_counter()
-    threads = [threading.Thread(target=client, args=(ids[i::clients],)) for i in range(clients)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(seconds + 60)
-    elapsed = time.perf_counter() - t0
-    return {"ops": len(latencies), "per_s": len(latencies) / elapsed, "p50_ms": pct(latencies, 50) * 1000,
-            "p99_ms": pct(latencies, 99) * 1000, "errors": errors["n"]}
+    return timed_clients(client, [ids[i::clients] for i in range(clients)], seconds, latencies, errors)
 
 
 def mails_per_second(app, seconds: float = 3.0) -> float:
