@@ -240,42 +240,7 @@ def deadline_text(s: Session, game: GameRow, seat_row: SeatRow, now: datetime | 
     if seat_row.seat is None or game.status != "active":
         return None
     status = status if status is not None else clock.board_status(s, game.id, now)
-    mine = status.get(seat_row.seat)
-    if mine and mine["bot_played"]:
-        return _("The computer is playing for you until you act again: open any link of ours or your "
-                 "board page and make a move (or change a setting) to take over.")
-    if not mine or not mine["deadlines"]:
-        return None
-    tz = mine["tz"]
-    due = min(t for _k, t in mine["deadlines"])
-    if mine["vacation_until"]:
-        return _("You are on vacation until %(until)s; then please decide by %(when)s.",
-                 until=local_text(mine["vacation_until"], tz), when=local_text(due, tz))
-    if mine["policy"] == "wait":
-        return _("Please decide by %(when)s (the game waits for you).", when=local_text(due, tz))
-    return _("Please decide by %(when)s, or the computer will play this decision for you.",
-             when=local_text(due, tz))
-
-
-def _hours(h) -> str:
-    h = float(h)
-    if h >= 48 and h % 24 == 0:
-        return _("%(n)s days", n=int(h // 24))
-    return _("%(n)s h", n=int(h) if h == int(h) else h)
-
-
-def rules_text(game: GameRow) -> str:
-    """The game's clock in one sentence (board and turn mails): time per decision, reminders, what
-    happens when time runs out."""
-    reminders = list(getattr(game, "reminder_hours", None) or [])
-    parts = [_("Clock: %(t)s per decision", t=_hours(game.decision_hours))]
-    if reminders:
-        parts.append(_("reminders %(list)s before the deadline", list=", ".join(_hours(h) for h in reminders)))
-    if getattr(game, "timeout_policy", "bot") == "wait":
-        parts.append(_("when time runs out the game waits (the host can let the computer play)"))
-    else:
-        parts.append(_("when time runs out the computer makes the decision"))
-    return "; ".join(parts) + "."
+    return own_line(clock_entry(status.get(seat_row.seat)))
 
 
 def others_notes(s: Session, game: GameRow, seats: list[SeatRow], viewer: SeatRow | None,
@@ -285,22 +250,88 @@ def others_notes(s: Session, game: GameRow, seats: list[SeatRow], viewer: SeatRo
     if game.status != "active":
         return []
     status = status if status is not None else clock.board_status(s, game.id, now)
-    tz = viewer_zone(status, viewer)
+    return others_lines(others_entries(status, seats, viewer), viewer_zone(status, viewer))
+
+
+def rules_text(game: GameRow) -> str:
+    """The game's clock in one sentence (board and turn mails): time per decision, reminders, what
+    happens when time runs out."""
+    return rules_line(**rules_of(game))
+
+
+# The same lines from plain data (a mail intent stores this data when the move commits and the
+# sender writes the sentences when it renders the mail, in the recipient's language). Entries:
+# {"due": earliest deadline or None, "vacation_until", "bot_played", "policy", "tz"}; times naive UTC.
+
+
+def clock_entry(st: dict | None) -> dict | None:
+    """One seat's `clock.board_status` entry as the lines need it."""
+    if not st:
+        return None
+    return {"due": min((t for _k, t in st["deadlines"]), default=None), "vacation_until": st["vacation_until"],
+            "bot_played": st["bot_played"], "policy": st["policy"], "tz": st["tz"]}
+
+
+def others_entries(status: dict, seats: list[SeatRow], viewer: SeatRow | None) -> list[dict]:
+    """The other seats' entries with their names, in seat order (only seats with something to show)."""
+    return [dict(clock_entry(status[r.seat]), name=r.name) for r in seats
+            if r.seat is not None and (viewer is None or r.seat != viewer.seat) and r.seat in status]
+
+
+def rules_of(game: GameRow) -> dict:
+    return {"decision_hours": game.decision_hours,
+            "reminder_hours": list(getattr(game, "reminder_hours", None) or []),
+            "timeout_policy": getattr(game, "timeout_policy", "bot")}
+
+
+def own_line(mine: dict | None) -> str | None:
+    if mine and mine["bot_played"]:
+        return render._("The computer is playing for you until you act again: open any link of ours or your "
+                        "board page and make a move (or change a setting) to take over.")
+    if not mine or mine["due"] is None:
+        return None
+    tz, due = mine["tz"], mine["due"]
+    if mine["vacation_until"]:
+        return render._("You are on vacation until %(until)s; then please decide by %(when)s.",
+                        until=local_text(mine["vacation_until"], tz), when=local_text(due, tz))
+    if mine["policy"] == "wait":
+        return render._("Please decide by %(when)s (the game waits for you).", when=local_text(due, tz))
+    return render._("Please decide by %(when)s, or the computer will play this decision for you.",
+                    when=local_text(due, tz))
+
+
+def others_lines(others: list[dict], tz: str) -> list[str]:
     lines = []
-    for r in seats:
-        if r.seat is None or (viewer is not None and r.seat == viewer.seat) or r.seat not in status:
-            continue
-        st = status[r.seat]
+    for st in others:
         if st["vacation_until"]:
-            lines.append(_("%(name)s is on vacation until %(until)s.", name=r.name,
-                           until=local_text(st["vacation_until"], tz)))
+            lines.append(render._("%(name)s is on vacation until %(until)s.", name=st["name"],
+                                  until=local_text(st["vacation_until"], tz)))
         if st["bot_played"]:
-            lines.append(_("%(name)s's decisions are played by the computer until they act again.",
-                           name=r.name))
-        elif st["deadlines"] and not st["vacation_until"]:
-            lines.append(_("%(name)s has until %(when)s to decide.", name=r.name,
-                           when=local_text(min(t for _k, t in st["deadlines"]), tz)))
+            lines.append(render._("%(name)s's decisions are played by the computer until they act again.",
+                                  name=st["name"]))
+        elif st["due"] is not None and not st["vacation_until"]:
+            lines.append(render._("%(name)s has until %(when)s to decide.", name=st["name"],
+                                  when=local_text(st["due"], tz)))
     return lines
+
+
+def _hours(h) -> str:
+    h = float(h)
+    if h >= 48 and h % 24 == 0:
+        return render._("%(n)s days", n=int(h // 24))
+    return render._("%(n)s h", n=int(h) if h == int(h) else h)
+
+
+def rules_line(decision_hours: float, reminder_hours: list, timeout_policy: str) -> str:
+    parts = [render._("Clock: %(t)s per decision", t=_hours(decision_hours))]
+    if reminder_hours:
+        parts.append(render._("reminders %(list)s before the deadline",
+                              list=", ".join(_hours(h) for h in reminder_hours)))
+    if timeout_policy == "wait":
+        parts.append(render._("when time runs out the game waits (the host can let the computer play)"))
+    else:
+        parts.append(render._("when time runs out the computer makes the decision"))
+    return "; ".join(parts) + "."
 
 
 def timeout_notes(s: Session, game: GameRow, seats: list[SeatRow], mover: int) -> tuple[str, str | None, bool]:

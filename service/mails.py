@@ -104,6 +104,8 @@ def render_intent(template: str, context: dict) -> tuple[str, str]:
         ctx.setdefault("groups", [])
     env, translations = _mail_env()
     with render.translations_bound(translations):
+        if "clock" in ctx:
+            ctx.update(clock_lines(ctx.pop("clock")))
         ctx.update(token=token, r=render, seat_url=base + render.seat_path(token), prefs_url=f"{base}/s/{token}/prefs",
                    base_url=base, reply_help=command_help() if ctx.pop("asks", False) else None)
         return (env.get_template(f"mail/{template}.txt").render(ctx),
@@ -185,10 +187,11 @@ def turn_context(game: GameRow, seat: SeatRow, view: dict, seats: list[SeatRow] 
 
 def clock_context(game: GameRow, seat: SeatRow, seats: list[SeatRow] | None = None,
                   status: dict | None = None) -> dict:
-    """The clock's lines for a mail to `seat`, in its zone: its own deadline (`deadline_text`) and
-    the others' vacations / bot play / deadlines (`clock_notes`). `seats`: the game's seats when the
-    caller already loaded them in this transaction, `status` the game's `clock.board_status` as of
-    now in this transaction (each saves queries)."""
+    """The clock's data for a mail to `seat` as of now: its own entry, the others' entries and the
+    game's clock rules (`clock`), which `render_intent` turns into the lines (`deadline_text`, in the
+    seat's zone, and `clock_notes`) in the mail's language. `seats`: the game's seats when the caller
+    already loaded them in this transaction, `status` the game's `clock.board_status` as of now in
+    this transaction (each saves queries)."""
     from sqlalchemy.orm import object_session
 
     from service import clock, clock_service, usecases
@@ -198,10 +201,20 @@ def clock_context(game: GameRow, seat: SeatRow, seats: list[SeatRow] | None = No
         return {"deadline_text": None, "clock_notes": []}
     if status is None:
         status = clock.board_status(s, game.id)
-    return {"deadline_text": clock_service.deadline_text(s, game, seat, status=status),
-            "clock_notes": clock_service.others_notes(s, game, seats if seats is not None
-                                                      else usecases.seats_of(s, game.id), seat,
-                                                      status=status) + [clock_service.rules_text(game)]}
+    if seats is None:
+        seats = usecases.seats_of(s, game.id)
+    mine = clock_service.clock_entry(status.get(seat.seat)) if seat.seat is not None else None
+    return {"clock": {"mine": mine, "others": clock_service.others_entries(status, seats, seat),
+                      "tz": clock_service.viewer_zone(status, seat), "rules": clock_service.rules_of(game)}}
+
+
+def clock_lines(data: dict) -> dict:
+    """`clock_context`'s data as the lines the templates show (needs the mail's translations)."""
+    from service import clock_service
+
+    return {"deadline_text": clock_service.own_line(data["mine"]),
+            "clock_notes": clock_service.others_lines(data["others"], data["tz"])
+            + [clock_service.rules_line(**data["rules"])]}
 
 
 def decision_or_nothing(s, game: GameRow, seat: SeatRow, g: engine.Game, *, first: bool = False,
