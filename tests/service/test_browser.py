@@ -63,6 +63,20 @@ def test_two_players_play_a_whole_game_from_the_dev_mailbox(server):
         console: list[str] = []
         retries: list[tuple] = []
         page.on("console", lambda msg: console.append(msg.text))
+
+        def click_to_navigate(link, url):
+            """Click a link in the mail's sandboxed iframe and wait for the top page to follow. A
+            click that did not navigate (chromium dropped the top navigation) is clicked again, as a
+            person would; the retries are counted and reported."""
+            for _attempt in range(3):
+                link.click()
+                try:
+                    page.wait_for_url(url, timeout=10_000)
+                    return
+                except PlaywrightTimeout:
+                    retries.append((link.get_attribute("href"), list(console)))
+            raise AssertionError(f"clicking {link.get_attribute('href')} never navigated: {retries}")
+
         # create the game
         page.goto(base + "/new")
         page.fill("#host_name", "Ann")
@@ -87,8 +101,8 @@ def test_two_players_play_a_whole_game_from_the_dev_mailbox(server):
         while not open_latest_mail("bo@example.com"):
             assert time.time() < deadline, "the invitation never arrived"
             time.sleep(0.3)
-        page.frame_locator("iframe.devmail-html").get_by_role("link", name="Accept or decline").click()
-        page.wait_for_url(re.compile(r"/s/"))
+        click_to_navigate(page.frame_locator("iframe.devmail-html").get_by_role("link", name="Accept or decline"),
+                          re.compile(r"/s/"))
         page.click("button[data-action=accept]")
         page.wait_for_load_state()
         assert "You are in" in page.content()
@@ -107,19 +121,6 @@ def test_two_players_play_a_whole_game_from_the_dev_mailbox(server):
                     return candidates.first
             return frame.locator("a.btn[href*='/m/']").first
 
-        def click_to_navigate(link, url):
-            """Click a link in the mail's sandboxed iframe and wait for the top page to follow. A
-            click that did not navigate (chromium dropped the top navigation) is clicked again, as a
-            person would; the retries are counted and reported."""
-            for _attempt in range(3):
-                link.click()
-                try:
-                    page.wait_for_url(url, timeout=10_000)
-                    return
-                except PlaywrightTimeout:
-                    retries.append((link.get_attribute("href"), list(console)))
-            raise AssertionError(f"clicking {link.get_attribute('href')} never navigated: {retries}")
-
         # play the whole game by clicking links in the newest mail of whoever can move
         hrefs_clicked: list[str] = []
         screenshot_done = False
@@ -131,8 +132,7 @@ def test_two_players_play_a_whole_game_from_the_dev_mailbox(server):
                     continue
                 frame = page.frame_locator("iframe.devmail-html")
                 if "Game over" in frame.locator("body").inner_text():
-                    frame.get_by_role("link", name=re.compile("final page")).click()
-                    page.wait_for_url(re.compile(r"/s/"))
+                    click_to_navigate(frame.get_by_role("link", name=re.compile("final page")), re.compile(r"/s/"))
                     finished = True
                     break
                 links = frame.locator("a.btn[href*='/m/']")
