@@ -159,17 +159,14 @@ def move(token: str, slug: str):
     version = request.args.get("v", type=int)
     if version is None:
         raise NotFound(_("This move link is not valid."))
-    with transaction() as s:
+    with transaction() as s:  # one read: the check and the view see the same version
         seat, game = usecases.seat_by_token(s, token)
         if game.state is not None:
             texts = usecases.parse_slug(slug, usecases.load_engine_game(game))
         reason = usecases.stale_reason(s, game, seat, texts, version)
+        view = None if reason else usecases.view_for(s, game, seat.seat)
     if reason:
         return _seat_page(token, message=reason)
-    with transaction() as s:
-        seat, game = usecases.seat_by_token(s, token)
-    with transaction() as s:
-        view = usecases.view_for(s, game, seat.seat)
     confirm = {"slug": slug, "texts": texts, "version": version, "text": render.describe(view, texts),
                "game": game.id, "seat": seat.seat}
     return _seat_page(token, highlight=render.highlight_cells(texts), confirm=confirm,
