@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, FieldList, FormField, IntegerField, SelectField, StringField
+from wtforms.fields.choices import SelectChoice
 from wtforms.validators import Email, InputRequired, Length, NumberRange, Optional, ValidationError
 
 import engine
@@ -60,7 +61,7 @@ def option_fields(variant: str = "classic") -> dict:
             fields[f"opt_{name}"] = IntegerField(label, default=default,
                                                  validators=[InputRequired(), NumberRange(1, 10_000)])
         elif isinstance(allowed, tuple):
-            choices = [(c, CHOICE_LABELS.get(c, c)) for c in allowed]
+            choices = [SelectChoice(c, CHOICE_LABELS.get(c, c)) for c in allowed]
             fields[f"opt_{name}"] = SelectField(label, default=default, choices=choices)
     return fields
 
@@ -71,16 +72,16 @@ class _NewGameBase(FlaskForm):
         message=_l("Not a valid email address.")), Length(max=254)])
     players = FieldList(FormField(PlayerForm), min_entries=MAX_OTHERS, max_entries=MAX_OTHERS)
     variant = SelectField(_l("Variant"), default="classic",
-                          choices=[(v, VARIANT_LABELS.get(v, v)) for v in engine.options.VARIANT_OPTIONS])
+                          choices=[SelectChoice(v, VARIANT_LABELS.get(v, v)) for v in engine.options.VARIANT_OPTIONS])
     decision_hours = IntegerField(_l("Time per decision (hours)"), default=48, validators=[
         InputRequired(message=_l("Give the time per decision in hours.")),
         NumberRange(1, 24 * 14, message=_l("From 1 hour to 14 days (336 hours)."))])
     reminder_hours = StringField(_l("Reminders (hours before the deadline, comma-separated)"), default="24, 4",
                                  validators=[Optional(), Length(max=60)])
     timeout_policy = SelectField(_l("When time runs out"), default="bot", choices=[
-        ("bot", _l("the computer makes the decision and the game goes on")),
-        ("wait", _l("wait (reminders only; the host can let the computer play)"))])
-    host_tz = SelectField(_l("Your time zone"), default="UTC", choices=[(z, z) for z in zone_choices()],
+        SelectChoice("bot", _l("the computer makes the decision and the game goes on")),
+        SelectChoice("wait", _l("wait (reminders only; the host can let the computer play)"))])
+    host_tz = SelectField(_l("Your time zone"), default="UTC", choices=[SelectChoice(z) for z in zone_choices()],
                           validate_choice=False)
 
     def validate_host_tz(self, field):
