@@ -23,7 +23,7 @@ PAGE_SIZE = 200
 # The mail's own HTML: no scripts, no plugins, no same-origin access, no forms; links may open the
 # top window (user click) or a new tab. Images from anywhere, as a mail client would.
 HTML_CSP = (
-    "sandbox allow-popups allow-popups-to-escape-sandbox allow-top-navigation-by-user-activation; "
+    "sandbox allow-popups allow-popups-to-escape-sandbox allow-top-navigation; "
     "default-src 'none'; img-src data: http: https:; style-src 'unsafe-inline'; "
     "frame-ancestors 'self'"
 )
