@@ -330,7 +330,7 @@ _OPEN_OF_GAME = (select(_DT.c.id, _DT.c.seat, _DT.c.kind, _DT.c.deadline_at, _DT
 _CLOSED = {"fired_at": bindparam("closed_at"), "outcome": "made", "next_at": None, "next_event": None}
 _CLOSE_ONE = update(_DT).where(_DT.c.id == bindparam("row_id")).values(**_CLOSED)
 _CLOSE_MANY = update(_DT).where(_DT.c.id.in_(bindparam("row_ids", expanding=True))).values(**_CLOSED)
-_INSERT_ROWS = insert(_DT)
+_INSERT_ROWS = insert(_DT).inline()  # no RETURNING: nothing reads the new ids
 _RESET_SEAT = (update(_ST).where(_ST.c.game_id == bindparam("b_game_id"), _ST.c.seat == bindparam("b_seat"))
                .values(consecutive_timeouts=0, bot_played=False, updated_at=bindparam("acted_at")))
 

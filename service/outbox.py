@@ -406,7 +406,10 @@ def flush_mails(session: Session) -> None:
     """Write the mails `insert_mail` holds for this session's transaction now."""
     pending = session.info.pop(_PENDING, None)
     if pending:
-        session.connection().execute(insert(OutboxMail.__table__), pending)
+        session.connection().execute(_INSERT_MAILS, pending)
+
+
+_INSERT_MAILS = insert(OutboxMail.__table__).inline()  # no RETURNING: nothing reads the new ids
 
 
 @event.listens_for(Session, "before_commit")

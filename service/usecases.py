@@ -376,7 +376,7 @@ _SAVE_GAME = (update(GameRow.__table__)
                      GameRow.__table__.c.version == bindparam("before"))
               .values(state=bindparam("state"), version=bindparam("version"),
                       updated_at=bindparam("updated_at"), status=bindparam("status")))
-_LOG_MOVE = insert(MoveRow.__table__)
+_LOG_MOVE = insert(MoveRow.__table__).inline()  # no RETURNING: nothing reads the new ids
 
 
 def save_moves(s: Session, game: GameRow, seat: SeatRow, before_version: int, new: engine.Game,
