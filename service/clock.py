@@ -322,45 +322,11 @@ class OpenDeadline(NamedTuple):
 
 # Built once: a statement object caches its own cache key, so executing it again skips building
 # the statement and its key; the compiled form comes from the engine's statement cache.
-_SEAT_STATE_COLUMNS = (_ST.c.seat, _ST.c.tz, _ST.c.mail_pref, _ST.c.consecutive_timeouts, _ST.c.bot_played,
-                       _ST.c.vacation_until)
-_OPEN_COLUMNS = (_DT.c.id, _DT.c.seat, _DT.c.kind, _DT.c.deadline_at, _DT.c.policy)
-_SEATS_OF_GAME = select(*_SEAT_STATE_COLUMNS).where(_ST.c.game_id == bindparam("game_id"))
-_OPEN_OF_GAME = (select(*_OPEN_COLUMNS)
+_SEATS_OF_GAME = select(_ST.c.seat, _ST.c.tz, _ST.c.mail_pref, _ST.c.consecutive_timeouts, _ST.c.bot_played,
+                        _ST.c.vacation_until).where(_ST.c.game_id == bindparam("game_id"))
+_OPEN_OF_GAME = (select(_DT.c.id, _DT.c.seat, _DT.c.kind, _DT.c.deadline_at, _DT.c.policy)
                  .where(_DT.c.game_id == bindparam("game_id"), _DT.c.fired_at.is_(None))
                  .order_by(_DT.c.seat, _DT.c.id))
-
-
-@dataclass
-class ClockSnapshot:
-    """A game's seat clocks and open deadline rows read together with the seats (see
-    `with_clock_snapshot`): what a move's clock step would otherwise SELECT. Valid in the transaction
-    that read it until something changes the game's clock rows."""
-
-    clocks: dict[int, SeatState]
-    open_rows: list[OpenDeadline]
-
-
-def with_clock_snapshot(stmt, game_id_col, seat_col):
-    """`stmt` (a SELECT of seat rows, one per seat) with each seat's clock and open deadline rows
-    joined on (game, seat): a seat with several open rows comes once per row, one with none once.
-    `clock_snapshot(rows, n)` reads them back from the rows' columns after the first `n`."""
-    return (stmt.add_columns(*_SEAT_STATE_COLUMNS, *_OPEN_COLUMNS)
-            .outerjoin(_ST, and_(_ST.c.game_id == game_id_col, _ST.c.seat == seat_col))
-            .outerjoin(_DT, and_(_DT.c.game_id == game_id_col, _DT.c.seat == seat_col, _DT.c.fired_at.is_(None))))
-
-
-def clock_snapshot(rows, offset: int) -> ClockSnapshot:
-    n_seat = len(_SEAT_STATE_COLUMNS)
-    clocks: dict[int, SeatState] = {}
-    open_rows: dict[int, OpenDeadline] = {}
-    for row in rows:
-        state, deadline = row[offset:offset + n_seat], row[offset + n_seat:]
-        if state[0] is not None:
-            clocks.setdefault(state[0], SeatState(*state))
-        if deadline[0] is not None:
-            open_rows.setdefault(deadline[0], OpenDeadline(*deadline))
-    return ClockSnapshot(clocks, sorted(open_rows.values(), key=lambda r: (r.seat, r.id)))
 _CLOSED = {"fired_at": bindparam("closed_at"), "outcome": "made", "next_at": None, "next_event": None}
 _CLOSE_ONE = update(_DT).where(_DT.c.id == bindparam("row_id")).values(**_CLOSED)
 _CLOSE_MANY = update(_DT).where(_DT.c.id.in_(bindparam("row_ids", expanding=True))).values(**_CLOSED)
@@ -545,8 +511,8 @@ def _pending_pairs(pending: Iterable[Any]) -> set[tuple[int, str]]:
 
 def schedule_decisions(session: Session, game_id: str, pending: Iterable[Any], version: int,
                        now: datetime | None = None, settings: ClockSettings | None = None, *,
-                       acted_seats: Iterable[int] = (), clocks: dict[int, SeatState] | None = None,
-                       open_rows: list[OpenDeadline] | None = None) -> list[OpenDeadline]:
+                       acted_seats: Iterable[int] = (), clocks: dict[int, SeatState] | None = None
+                       ) -> list[OpenDeadline]:
     """Bring the game's open deadline rows in line with `pending` (the engine's `game.pending()`:
     Pending objects, (seat, kind) pairs or dicts) after a move that produced state `version`.
 
@@ -556,7 +522,7 @@ def schedule_decisions(session: Session, game_id: str, pending: Iterable[Any], v
     Pass every seat in `acted_seats` when a new round starts. Call it in the move's transaction
     (it never commits). Returns the game's open rows as `OpenDeadline` tuples, by seat then id.
     `clocks`: the game's seat clocks by seat when the caller already read them in this transaction
-    (`seat_states`), to save a query; `open_rows` the game's open rows likewise (`ClockSnapshot`).
+    (`seat_states`), to save a query.
 
     Statements: one SELECT of the open rows, one UPDATE closing rows by id (before the INSERT: the
     partial unique index must see the old row closed), one INSERT of the new rows (and the SELECT of
@@ -565,7 +531,7 @@ def schedule_decisions(session: Session, game_id: str, pending: Iterable[Any], v
     settings = settings or ClockSettings()
     owed = _pending_pairs(pending)
     acted = {int(s) for s in acted_seats}
-    rows = list(open_rows) if open_rows is not None else _open_rows(session, game_id)  # flushes first
+    rows = _open_rows(session, game_id)  # flushes the session first
     conn = session.connection()
     closing = [r.id for r in rows if (r.seat, r.kind) not in owed or r.seat in acted]
     if closing:

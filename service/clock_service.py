@@ -69,16 +69,15 @@ def dealt(s: Session, game: GameRow, seats: list[SeatRow], g: engine.Game, now: 
     clock.schedule_decisions(s, game.id, g.pending(), g.version, now, settings_for(game))
 
 
-def moved(s: Session, game: GameRow, new: engine.Game, seat: int, now: datetime | None = None,
-          snapshot: clock.ClockSnapshot | None = None) -> dict[int, dict] | None:
+def moved(s: Session, game: GameRow, new: engine.Game, seat: int, now: datetime | None = None
+          ) -> dict[int, dict] | None:
     """After a decision was applied (in its transaction): a human move ends bot play and resets the
     timeout count; then the deadlines follow the new pending decisions (or all close at game over).
     Returns the game's `clock.board_status` as of this move (None at game over), for the turn mails.
 
     The common move costs four statements: the game's seat clocks, its open rows, the UPDATE closing
     the mover's row(s), the INSERT of the new one(s); the seat clock is written only when the player
-    had timed out before (see `clock.note_player_acted`). With `snapshot` (the seat clocks and open
-    rows read with the seats in this transaction, `usecases.seat_for_move`) the two SELECTs go."""
+    had timed out before (see `clock.note_player_acted`)."""
     now = now or clock.utcnow()
     if new.is_over:
         if not played_by_clock():
@@ -86,12 +85,11 @@ def moved(s: Session, game: GameRow, new: engine.Game, seat: int, now: datetime 
         clock.close_game(s, game.id, now)
         return None
     # one query for the game's seat clocks, shared by the three calls (note_player_acted updates them)
-    clocks = snapshot.clocks if snapshot is not None else clock.seat_states(s, game.id)
-    open_rows = snapshot.open_rows if snapshot is not None else None
-    if not played_by_clock() and clock.note_player_acted(s, game.id, seat, now, clocks=clocks):
-        open_rows = None  # bot play ended: the seat's open rows got new deadlines, read them again
+    clocks = clock.seat_states(s, game.id)
+    if not played_by_clock():
+        clock.note_player_acted(s, game.id, seat, now, clocks=clocks)
     rows = clock.schedule_decisions(s, game.id, new.pending(), new.version, now, settings_for(game),
-                                    acted_seats=(seat,), clocks=clocks, open_rows=open_rows)
+                                    acted_seats=(seat,), clocks=clocks)
     return clock.board_status(s, game.id, now, clocks=clocks, open_rows=rows)
 
 

@@ -60,8 +60,6 @@ _SEATS_OF_TOKEN = (select(SeatRow, GameRow).join(GameRow, GameRow.id == SeatRow.
                           .where(SeatRow.token_hash == bindparam("token_hash")).scalar_subquery())
                    .order_by(SeatRow.position))
 _SEATS_OF_GAME = select(SeatRow).where(SeatRow.game_id == bindparam("game_id")).order_by(SeatRow.position)
-# the same with the seats' clocks and open deadline rows (a move's clock step needs them)
-_SEATS_OF_TOKEN_FOR_MOVE = clock.with_clock_snapshot(_SEATS_OF_TOKEN, SeatRow.game_id, SeatRow.seat)
 
 
 @event.listens_for(Session, "after_transaction_end")
@@ -74,28 +72,16 @@ def _forget_seats(session: Session, transaction) -> None:
 def seat_by_token(s: Session, token: str, *, for_update: bool = False) -> tuple[SeatRow, GameRow]:
     """The seat a link token belongs to and its game, in one query that brings all the game's seats
     too: `seats_of` answers from them for the rest of the transaction."""
-    seat, game, _rows = _seats_of_token(s, token, _SEATS_OF_TOKEN)
-    return seat, game
-
-
-def seat_for_move(s: Session, token: str) -> tuple[SeatRow, GameRow, clock.ClockSnapshot]:
-    """`seat_by_token` plus the game's seat clocks and open deadline rows from the same query, for
-    the move's clock step (`clock_service.moved(..., snapshot=...)`): two SELECTs fewer per move."""
-    seat, game, rows = _seats_of_token(s, token, _SEATS_OF_TOKEN_FOR_MOVE)
-    return seat, game, clock.clock_snapshot(rows, 2)
-
-
-def _seats_of_token(s: Session, token: str, stmt) -> tuple[SeatRow, GameRow, list]:
     if not tokens.looks_like_token(token):
         raise NotFound(_("This link is not valid. It may have been replaced by a newer one."))
     token_hash = tokens.hash_token(token)
-    rows = s.exec(stmt, params={"token_hash": token_hash}).all()
-    seats = list({id(row[0]): row[0] for row in rows}.values())  # once per open deadline row
+    rows = s.exec(_SEATS_OF_TOKEN, params={"token_hash": token_hash}).all()
+    seats = [seat for seat, _game in rows]
     seat = next((r for r in seats if r.token_hash == token_hash), None)
     if seat is None:
         raise NotFound(_("This link is not valid. It may have been replaced by a newer one."))
     s.info.setdefault("seats_of", {})[seat.game_id] = seats
-    return seat, rows[0][1], rows
+    return seat, rows[0][1]
 
 
 def seats_of(s: Session, game_id: str) -> list[SeatRow]:
@@ -354,7 +340,7 @@ def play(s: Session, token: str, slug: str, expected_version: int, *, form_game:
          form_seat: int | None = None) -> Played:
     """Apply one decision (one engine move, or `take` + `swap X`) exactly once. A form POST also
     names the game and seat it was made for: they must match the token's."""
-    seat, game, clock_snapshot = seat_for_move(s, token)
+    seat, game = seat_by_token(s, token)
     if form_game is not None and (form_game != game.id or form_seat != seat.seat):
         raise Invalid(_("This form does not belong to this game."))
     g = load_engine_game(game) if game.state is not None else None
@@ -381,7 +367,7 @@ def play(s: Session, token: str, slug: str, expected_version: int, *, form_game:
             events.extend(with_text(e, new.names) for e in new.play(seat.seat, m))
     except (engine.IllegalMove, engine.MoveParseError) as exc:
         raise Conflict(str(exc), game=game, seat=seat) from exc
-    save_moves(s, game, seat, before_version, new, moves, pending_before, events, clock_snapshot=clock_snapshot)
+    save_moves(s, game, seat, before_version, new, moves, pending_before, events)
     return Played(game, seat, moves, events)
 
 
@@ -394,12 +380,9 @@ _LOG_MOVE = insert(MoveRow.__table__).inline()  # no RETURNING: nothing reads th
 
 
 def save_moves(s: Session, game: GameRow, seat: SeatRow, before_version: int, new: engine.Game,
-               moves: list[str], pending_before: set[int], events: list[dict],
-               clock_snapshot: clock.ClockSnapshot | None = None) -> None:
+               moves: list[str], pending_before: set[int], events: list[dict]) -> None:
     """The shared tail of every applied decision (link POST, plan form, reply mail): the conditional
-    version UPDATE, one MoveRow per step, then the mails (and the clock) in the same transaction.
-    `clock_snapshot`: the game's clock rows as `seat_for_move` read them in this transaction, when
-    nothing has changed them since."""
+    version UPDATE, one MoveRow per step, then the mails (and the clock) in the same transaction."""
     now = utcnow()
     new_state = new.to_json()
     # the event log stays in the move log: the state keeps the log it was loaded with, and this
@@ -424,8 +407,7 @@ def save_moves(s: Session, game: GameRow, seat: SeatRow, before_version: int, ne
          "version_before": before_version + i - 1, "created_at": now,
          "events": history if i == len(moves) else None}
         for i, m in enumerate(moves, start=1)])
-    # deadlines follow in this transaction, before the mails
-    status = clock_service.moved(s, game, new, seat.seat, snapshot=clock_snapshot)
+    status = clock_service.moved(s, game, new, seat.seat)  # deadlines follow in this transaction, before the mails
     mails.after_move(s, game, seats_of(s, game.id), pending_before, new, seat.seat, events, clock_status=status)
 
 
@@ -478,7 +460,7 @@ def play_plan_for(s: Session, seat: SeatRow, game: GameRow, text: str, expected_
 def play_plan(s: Session, token: str, text: str, expected_version: int, *, form_game: str | None = None,
               form_seat: int | None = None) -> PlanPlayed:
     """The whole-turn form of the web board (same checks as a move link's POST)."""
-    seat, game, clock_snapshot = seat_for_move(s, token)
+    seat, game = seat_by_token(s, token)
     if form_game is not None and (form_game != game.id or form_seat != seat.seat):
         raise Invalid(_("This form does not belong to this game."))
     return play_plan_for(s, seat, game, text, expected_version)

@@ -315,34 +315,6 @@ def test_third_timeout_turns_the_seat_to_bot_play_and_a_post_turns_it_back(app, 
     assert not seat_clock(app, game.id, 1).bot_played
 
 
-def test_a_move_reads_the_clock_with_its_seats_exactly_as_the_clock_would_select_it(app, client):
-    """`usecases.seat_for_move` joins the seat clocks and open deadline rows to the seats (two SELECTs
-    fewer per move): its snapshot equals `clock.seat_states` + the open rows, with a seat on vacation,
-    a bot-played seat and a seat with two open rows (the join repeats that seat: it comes once)."""
-    from service import usecases
-
-    players = (("Ann", "ann@example.com"), ("Bo", "bo@example.com"), ("Cy", "cy@example.com"))
-    game = start(app, client, players=players)
-    bo = seat_link(app, game.id, "bo@example.com")
-    assert post_form(client, bo + "/vacation", {"days": "3"}, page_path=bo).status_code == 303
-    with app.app_context(), db.transaction(write=True) as s:
-        sc = s.get(SeatClock, (game.id, 2))
-        sc.bot_played, sc.consecutive_timeouts = True, 3
-        g = s.get(GameRow, game.id)
-        extra = clock._new_row(game.id, 0, "tie_reveal", g.version, clock_service.settings_for(g), None, clock.utcnow())
-        s.connection().execute(clock._INSERT_ROWS, [extra])
-    for email in ("ann@example.com", "bo@example.com", "cy@example.com"):
-        token = seat_link(app, game.id, email).rsplit("/", 1)[1]
-        with app.app_context(), db.transaction() as s:
-            seat, g, snapshot = usecases.seat_for_move(s, token)
-            assert seat.email == email and g.id == game.id
-            assert [r.position for r in usecases.seats_of(s, game.id)] == [0, 1, 2]
-            assert snapshot == clock.ClockSnapshot(clock.seat_states(s, game.id), clock._open_rows(s, game.id))
-    assert snapshot.clocks[1].vacation_until is not None and snapshot.clocks[2].bot_played
-    assert sorted((r.seat, r.kind) for r in snapshot.open_rows) == [(0, "reveal"), (0, "tie_reveal"),
-                                                                     (1, "reveal"), (2, "reveal")]
-
-
 # ---------------------------------------------------------------------------------------------------
 # policy `wait`, vacations, digests
 
