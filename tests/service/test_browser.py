@@ -143,7 +143,6 @@ def test_two_players_play_a_whole_game_from_the_dev_mailbox(server):
                     page.screenshot(path=str(ARTIFACTS / "turn-mail.png"), full_page=True)
                     page.go_back()
                     frame = page.frame_locator("iframe.devmail-html")
-                    links = frame.locator("a.btn[href*='/m/']")
                 link = pick_link(frame)
                 hrefs_clicked.append(link.get_attribute("href"))
                 click_to_navigate(link, re.compile(r"/m/"))
