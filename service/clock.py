@@ -38,7 +38,8 @@ from types import SimpleNamespace
 from typing import Any, NamedTuple, Protocol
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from sqlalchemy import and_, bindparam, create_engine, event, exists, func, insert, or_, select, update
+from sqlalchemy import (and_, bindparam, cast, create_engine, event, exists, func, insert, literal, null, or_, select,
+                        union_all, update)
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session
@@ -327,6 +328,19 @@ _SEATS_OF_GAME = select(_ST.c.seat, _ST.c.tz, _ST.c.mail_pref, _ST.c.consecutive
 _OPEN_OF_GAME = (select(_DT.c.id, _DT.c.seat, _DT.c.kind, _DT.c.deadline_at, _DT.c.policy)
                  .where(_DT.c.game_id == bindparam("game_id"), _DT.c.fired_at.is_(None))
                  .order_by(_DT.c.seat, _DT.c.id))
+# the seat clocks and the open rows of a game in one statement (the move's): kind 0 rows are seat clocks,
+# kind 1 rows open deadlines, each with NULL in the other kind's columns
+_CLOCK_OF_GAME = union_all(
+    select(literal(0).label("row_kind"), _ST.c.seat, _ST.c.tz, _ST.c.mail_pref, _ST.c.consecutive_timeouts,
+           _ST.c.bot_played, _ST.c.vacation_until, cast(null(), _DT.c.id.type).label("id"),
+           cast(null(), _DT.c.kind.type).label("kind"), cast(null(), _DT.c.deadline_at.type).label("deadline_at"),
+           cast(null(), _DT.c.policy.type).label("policy"))
+    .where(_ST.c.game_id == bindparam("game_id")),
+    select(literal(1), _DT.c.seat, cast(null(), _ST.c.tz.type), cast(null(), _ST.c.mail_pref.type),
+           cast(null(), _ST.c.consecutive_timeouts.type), cast(null(), _ST.c.bot_played.type),
+           cast(null(), _ST.c.vacation_until.type), _DT.c.id, _DT.c.kind, _DT.c.deadline_at, _DT.c.policy)
+    .where(_DT.c.game_id == bindparam("game_id"), _DT.c.fired_at.is_(None)),
+).order_by("row_kind", "seat", "id")
 _CLOSED = {"fired_at": bindparam("closed_at"), "outcome": "made", "next_at": None, "next_event": None}
 _CLOSE_ONE = update(_DT).where(_DT.c.id == bindparam("row_id")).values(**_CLOSED)
 _CLOSE_MANY = update(_DT).where(_DT.c.id.in_(bindparam("row_ids", expanding=True))).values(**_CLOSED)
@@ -360,6 +374,18 @@ def seat_states(session: Session, game_id: str) -> dict[int, SeatState]:
     """The game's seat clocks by seat, as `SeatState` snapshots (one Core SELECT)."""
     rows = _core(session).execute(_SEATS_OF_GAME, {"game_id": game_id})
     return {r[0]: SeatState(*r) for r in rows}
+
+
+def game_clock(session: Session, game_id: str) -> tuple[dict[int, SeatState], list[OpenDeadline]]:
+    """`seat_states` and the game's open rows (as `schedule_decisions` takes them), in one SELECT."""
+    clocks: dict[int, SeatState] = {}
+    rows: list[OpenDeadline] = []
+    for r in _core(session).execute(_CLOCK_OF_GAME, {"game_id": game_id}):
+        if r[0] == 0:
+            clocks[r[1]] = SeatState(*r[1:7])
+        else:
+            rows.append(OpenDeadline(r[7], r[1], r[8], r[9], r[10]))
+    return clocks, rows
 
 
 def _open_rows(session: Session, game_id: str) -> list[OpenDeadline]:
@@ -511,8 +537,8 @@ def _pending_pairs(pending: Iterable[Any]) -> set[tuple[int, str]]:
 
 def schedule_decisions(session: Session, game_id: str, pending: Iterable[Any], version: int,
                        now: datetime | None = None, settings: ClockSettings | None = None, *,
-                       acted_seats: Iterable[int] = (), clocks: dict[int, SeatState] | None = None
-                       ) -> list[OpenDeadline]:
+                       acted_seats: Iterable[int] = (), clocks: dict[int, SeatState] | None = None,
+                       open_rows: list[OpenDeadline] | None = None) -> list[OpenDeadline]:
     """Bring the game's open deadline rows in line with `pending` (the engine's `game.pending()`:
     Pending objects, (seat, kind) pairs or dicts) after a move that produced state `version`.
 
@@ -522,7 +548,7 @@ def schedule_decisions(session: Session, game_id: str, pending: Iterable[Any], v
     Pass every seat in `acted_seats` when a new round starts. Call it in the move's transaction
     (it never commits). Returns the game's open rows as `OpenDeadline` tuples, by seat then id.
     `clocks`: the game's seat clocks by seat when the caller already read them in this transaction
-    (`seat_states`), to save a query.
+    (`seat_states`), `open_rows` its open rows (`game_clock` reads both at once), each to save a query.
 
     Statements: one SELECT of the open rows, one UPDATE closing rows by id (before the INSERT: the
     partial unique index must see the old row closed), one INSERT of the new rows (and the SELECT of
@@ -531,7 +557,7 @@ def schedule_decisions(session: Session, game_id: str, pending: Iterable[Any], v
     settings = settings or ClockSettings()
     owed = _pending_pairs(pending)
     acted = {int(s) for s in acted_seats}
-    rows = _open_rows(session, game_id)  # flushes the session first
+    rows = _open_rows(session, game_id) if open_rows is None else list(open_rows)  # (flushes the session)
     conn = session.connection()
     closing = [r.id for r in rows if (r.seat, r.kind) not in owed or r.seat in acted]
     if closing:

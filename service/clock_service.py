@@ -75,8 +75,8 @@ def moved(s: Session, game: GameRow, new: engine.Game, seat: int, now: datetime 
     timeout count; then the deadlines follow the new pending decisions (or all close at game over).
     Returns the game's `clock.board_status` as of this move (None at game over), for the turn mails.
 
-    The common move costs four statements: the game's seat clocks, its open rows, the UPDATE closing
-    the mover's row(s), the INSERT of the new one(s); the seat clock is written only when the player
+    The common move costs three statements: the game's seat clocks with its open rows, the UPDATE
+    closing the mover's row(s), the INSERT of the new one(s); the seat clock is written only when the player
     had timed out before (see `clock.note_player_acted`)."""
     now = now or clock.utcnow()
     if new.is_over:
@@ -84,12 +84,13 @@ def moved(s: Session, game: GameRow, new: engine.Game, seat: int, now: datetime 
             clock.note_player_acted(s, game.id, seat, now)
         clock.close_game(s, game.id, now)
         return None
-    # one query for the game's seat clocks, shared by the three calls (note_player_acted updates them)
-    clocks = clock.seat_states(s, game.id)
-    if not played_by_clock():
-        clock.note_player_acted(s, game.id, seat, now, clocks=clocks)
+    # one query for the game's seat clocks and open rows, shared by the three calls (note_player_acted
+    # updates the clocks)
+    clocks, open_rows = clock.game_clock(s, game.id)
+    if not played_by_clock() and clock.note_player_acted(s, game.id, seat, now, clocks=clocks):
+        open_rows = None  # bot play ended: the seat's rows changed, read them again
     rows = clock.schedule_decisions(s, game.id, new.pending(), new.version, now, settings_for(game),
-                                    acted_seats=(seat,), clocks=clocks)
+                                    acted_seats=(seat,), clocks=clocks, open_rows=open_rows)
     return clock.board_status(s, game.id, now, clocks=clocks, open_rows=rows)
 
 
