@@ -38,8 +38,22 @@ from types import SimpleNamespace
 from typing import Any, NamedTuple, Protocol
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from sqlalchemy import (and_, bindparam, cast, create_engine, event, exists, func, insert, literal, null, or_, select,
-                        union_all, update)
+from sqlalchemy import (
+    and_,
+    bindparam,
+    cast,
+    create_engine,
+    event,
+    exists,
+    func,
+    insert,
+    literal,
+    null,
+    or_,
+    select,
+    union_all,
+    update,
+)
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session
