@@ -12,7 +12,7 @@ from flask_babel import gettext as _
 
 import engine
 from service import render, tokens
-from service.models import GameRow, SeatRow
+from service.models import GameRow, GameSnapshot, SeatRow, SeatSnapshot
 from service.outbox import insert_mail, queue_mail
 
 
@@ -68,9 +68,9 @@ def _plain(value):
         return {k: _plain(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [_plain(v) for v in value]
-    if isinstance(value, SeatRow):
+    if isinstance(value, SeatRow | SeatSnapshot):
         return _seat_ctx(value)
-    if isinstance(value, GameRow):
+    if isinstance(value, GameRow | GameSnapshot):
         return _game_ctx(value)
     if isinstance(value, datetime):
         return {"$dt": value.isoformat()}
@@ -196,13 +196,16 @@ def clock_context(game: GameRow, seat: SeatRow, seats: list[SeatRow] | None = No
 
     from service import clock, clock_service, usecases
 
-    s = object_session(game)
-    if s is None or game.status != "active":
+    if game.status != "active":
         return {"deadline_text": None, "clock_notes": []}
-    if status is None:
-        status = clock.board_status(s, game.id)
-    if seats is None:
-        seats = usecases.seats_of(s, game.id)
+    if status is None or seats is None:  # a move's mails have both (and may have no ORM game)
+        s = object_session(game)
+        if s is None:
+            return {"deadline_text": None, "clock_notes": []}
+        if status is None:
+            status = clock.board_status(s, game.id)
+        if seats is None:
+            seats = usecases.seats_of(s, game.id)
     mine = clock_service.clock_entry(status.get(seat.seat)) if seat.seat is not None else None
     return {"clock": {"mine": mine, "others": clock_service.others_entries(status, seats, seat),
                       "tz": clock_service.viewer_zone(status, seat), "rules": clock_service.rules_of(game)}}

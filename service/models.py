@@ -5,6 +5,7 @@ stable names on SQLite and PostgreSQL alike (Alembic batch mode needs them).
 """
 
 from datetime import UTC, datetime
+from types import SimpleNamespace
 
 from sqlalchemy import JSON, Column, Integer, UniqueConstraint
 from sqlmodel import Field, SQLModel
@@ -78,3 +79,17 @@ class MoveRow(SQLModel, table=True):
     # the public events of the decision (on its last step's row): the game's event log lives here,
     # not in the saved state, which so stays about as small in a long game as in a new one
     events: list | None = Field(default=None, sa_type=JSON)
+
+
+class Snapshot(SimpleNamespace):
+    """A row's columns read with one Core query, under the model's attribute names: the move link's
+    hot path (`usecases.prepare_link_move`) reads and writes with Core, and loading ORM objects would cost
+    several times the query. Read-only but for what `usecases.save_moves` sets after its UPDATE."""
+
+
+class GameSnapshot(Snapshot):
+    """A `GameRow`'s columns but `record` and `setup` (the deal; a move needs neither)."""
+
+
+class SeatSnapshot(Snapshot):
+    """A `SeatRow`'s columns."""

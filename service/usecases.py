@@ -18,7 +18,7 @@ from sqlmodel import Session, select
 import engine
 from engine.view import with_text
 from service import clock, clock_service, mails, render, tokens
-from service.models import GameRow, MoveRow, SeatRow, utcnow
+from service.models import GameRow, GameSnapshot, MoveRow, SeatRow, SeatSnapshot, utcnow
 
 MAX_PLAYERS = 8
 MIN_PLAYERS = 2
@@ -91,6 +91,36 @@ def seats_of(s: Session, game_id: str) -> list[SeatRow]:
     if known is not None:
         return list(known)
     return list(s.exec(_SEATS_OF_GAME, params={"game_id": game_id}))
+
+
+_GT, _ST = GameRow.__table__, SeatRow.__table__
+_GAME_COLS = [c for c in _GT.c if c.key not in {"record", "setup"}]
+_SEAT_SNAPSHOTS_OF_TOKEN = (
+    select(*_ST.c, *(c.label(f"g_{c.key}") for c in _GAME_COLS))
+    .join(_GT, _GT.c.id == _ST.c.game_id)
+    .where(_ST.c.game_id == select(_ST.c.game_id).where(_ST.c.token_hash == bindparam("token_hash"))
+           .scalar_subquery())
+    .order_by(_ST.c.position))
+_SEAT_SNAPSHOTS_OF_GAME = select(*_ST.c).where(_ST.c.game_id == bindparam("game_id")).order_by(_ST.c.position)
+_SEAT_KEYS = [c.key for c in _ST.c]
+_GAME_KEYS = [c.key for c in _GAME_COLS]
+
+
+def snapshots_by_token(s: Session, token_hash: str) -> tuple[GameSnapshot, list[SeatSnapshot]] | None:
+    """The game a token hash belongs to and all its seats, in one Core query (None: no such seat)."""
+    rows = s.connection().execute(_SEAT_SNAPSHOTS_OF_TOKEN, {"token_hash": token_hash}).all()
+    if not rows:
+        return None
+    n = len(_SEAT_KEYS)
+    seats = [SeatSnapshot(**dict(zip(_SEAT_KEYS, r[:n], strict=True))) for r in rows]
+    game = GameSnapshot(**dict(zip(_GAME_KEYS, rows[0][n:], strict=True)))
+    return game, seats
+
+
+def seat_snapshots(s: Session, game_id: str) -> list[SeatSnapshot]:
+    """The game's seats in order, as snapshots (one Core query)."""
+    return [SeatSnapshot(**dict(zip(_SEAT_KEYS, r, strict=True)))
+            for r in s.connection().execute(_SEAT_SNAPSHOTS_OF_GAME, {"game_id": game_id})]
 
 
 def game_title(names: list[str]) -> str:
@@ -371,6 +401,73 @@ def play(s: Session, token: str, slug: str, expected_version: int, *, form_game:
     return Played(game, seat, moves, events)
 
 
+@dataclass
+class Prepared:
+    """A move link's decision applied to a private copy of the engine game, not saved yet."""
+    token_hash: str
+    seat: SeatSnapshot
+    game: GameSnapshot
+    seats: list[SeatSnapshot]
+    new: engine.Game
+    moves: list[str]
+    pending_before: set[int]
+    events: list[dict]
+
+
+def prepare_link_move(s: Session, token: str, slug: str, expected_version: int, *, form_game: str | None,
+                      form_seat: int | None) -> Prepared | None:
+    """The common case of a move link's POST, read-only and with Core: the link is current (made at
+    the game's version), the form is the link's, the game is on and the engine takes the moves.
+    Returns the decision ready for `save_prepared`, or None when anything is off: then `play` (in a
+    write transaction) decides, and says what is wrong."""
+    if not tokens.looks_like_token(token):
+        return None
+    token_hash = tokens.hash_token(token)
+    found = snapshots_by_token(s, token_hash)
+    if found is None:
+        return None
+    game, seats = found
+    seat = next(r for r in seats if r.token_hash == token_hash)
+    if (game.status != "active" or game.state is None or seat.seat is None or form_game != game.id
+            or form_seat != seat.seat or expected_version != game.version):
+        return None
+    g = load_engine_game(game)
+    if g.version != game.version:
+        return None
+    texts = render.texts_of_slug(slug)
+    pending_before = {p.seat for p in g.pending()}
+    events: list[dict] = []
+    try:
+        moves = [str(g.parse_move(t)) for t in texts or ()]
+        for m in moves:
+            events.extend(with_text(e, g.names) for e in g.play(seat.seat, m))
+    except ValueError:  # a malformed link, an illegal move: `play` says which
+        return None
+    if not moves:
+        return None
+    return Prepared(token_hash, seat, game, seats, g, moves, pending_before, events)
+
+
+def save_prepared(s: Session, p: Prepared, *, fresh_seats: bool = False) -> Played | None:
+    """Write a decision `prepare_link_move` made (all its writes in `s`'s transaction). Returns None,
+    having written nothing, when the game moved on or the seat changed since (`fresh_seats`: read
+    the seats again, when the decision was prepared in an earlier transaction); `play` decides then."""
+    seats = p.seats
+    if fresh_seats:
+        seats = seat_snapshots(s, p.game.id)
+        seat = next((r for r in seats if r.token_hash == p.token_hash), None)
+        if seat is None or seat.seat != p.seat.seat:
+            return None
+    else:
+        seat = p.seat
+    before_version = p.game.version
+    try:
+        save_moves(s, p.game, seat, before_version, p.new, p.moves, p.pending_before, p.events, seats=seats)
+    except Conflict:  # the conditional UPDATE found another version: nothing was written
+        return None
+    return Played(p.game, seat, p.moves, p.events)
+
+
 _SAVE_GAME = (update(GameRow.__table__)
               .where(GameRow.__table__.c.id == bindparam("game_id"),
                      GameRow.__table__.c.version == bindparam("before"))
@@ -379,10 +476,12 @@ _SAVE_GAME = (update(GameRow.__table__)
 _LOG_MOVE = insert(MoveRow.__table__).inline()  # no RETURNING: nothing reads the new ids
 
 
-def save_moves(s: Session, game: GameRow, seat: SeatRow, before_version: int, new: engine.Game,
-               moves: list[str], pending_before: set[int], events: list[dict]) -> None:
+def save_moves(s: Session, game: GameRow | GameSnapshot, seat: SeatRow | SeatSnapshot, before_version: int,
+               new: engine.Game, moves: list[str], pending_before: set[int], events: list[dict], *,
+               seats: list | None = None) -> None:
     """The shared tail of every applied decision (link POST, plan form, reply mail): the conditional
-    version UPDATE, one MoveRow per step, then the mails (and the clock) in the same transaction."""
+    version UPDATE, one MoveRow per step, then the mails (and the clock) in the same transaction.
+    `seats`: the game's seats as read in this transaction (default: `seats_of`)."""
     now = utcnow()
     new_state = new.to_json()
     # the event log stays in the move log: the state keeps the log it was loaded with, and this
@@ -400,7 +499,10 @@ def save_moves(s: Session, game: GameRow, seat: SeatRow, before_version: int, ne
     # the row now holds these values: tell the session without another SELECT of the state
     for key, value in (("state", new_state), ("version", new.version), ("updated_at", now),
                        ("status", new_status)):
-        set_committed_value(game, key, value)
+        if isinstance(game, GameSnapshot):
+            setattr(game, key, value)
+        else:
+            set_committed_value(game, key, value)
     # one Core INSERT for the decision's steps (no ORM objects: nothing in this transaction reads them)
     conn.execute(_LOG_MOVE, [
         {"game_id": game.id, "number": before_version + i, "seat": seat.seat, "move": m,
@@ -408,7 +510,8 @@ def save_moves(s: Session, game: GameRow, seat: SeatRow, before_version: int, ne
          "events": history if i == len(moves) else None}
         for i, m in enumerate(moves, start=1)])
     status = clock_service.moved(s, game, new, seat.seat)  # deadlines follow in this transaction, before the mails
-    mails.after_move(s, game, seats_of(s, game.id), pending_before, new, seat.seat, events, clock_status=status)
+    mails.after_move(s, game, seats if seats is not None else seats_of(s, game.id), pending_before, new, seat.seat,
+                     events, clock_status=status)
 
 
 def decision_at(s: Session, game: GameRow, seat: SeatRow, version: int) -> list[str]:

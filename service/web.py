@@ -183,14 +183,35 @@ def _play(token: str, slug: str, texts: list[str]):
         abort(400)
     if not tokens.check_move_form_token(token, slug, version, form.get("csrf_token")):
         raise CSRFError("move form token missing or wrong")
+    form_game, form_seat = form.get("game"), form.get("seat", type=int)
     try:
-        with transaction(write=True) as s:
-            played = usecases.play(s, token, slug, version, form_game=form.get("game"),
-                                   form_seat=form.get("seat", type=int))
+        played = _play_common_case(token, slug, version, form_game, form_seat)
+        if played is None:  # anything unusual: the use case in one transaction decides and explains
+            with transaction(write=True) as s:
+                played = usecases.play(s, token, slug, version, form_game=form_game, form_seat=form_seat)
     except Conflict as exc:
         _acted_anyway(token)
         return _seat_page(token, message=exc.message, status=409)
     return redirect(f"{render.seat_path(token)}?done={played.game.version}", code=303)
+
+
+def _play_common_case(token: str, slug: str, version: int, form_game: str | None, form_seat: int | None):
+    """A current link's move, lean (`usecases.prepare_link_move`), or None. On SQLite (one writer at a
+    time) the checks and the engine run in a read transaction first, so the writer's lock is held
+    only for the writes; `save_prepared` reads the seats again and its UPDATE checks the version."""
+    if current_app.extensions.get("skyjo_writers") is not None:
+        with transaction() as s:
+            prepared = usecases.prepare_link_move(s, token, slug, version, form_game=form_game, form_seat=form_seat)
+        if prepared is None:
+            return None
+        with transaction(write=True) as s:
+            return usecases.save_prepared(s, prepared, fresh_seats=True)
+    with transaction(write=True) as s:
+        prepared = usecases.prepare_link_move(s, token, slug, version, form_game=form_game, form_seat=form_seat)
+        played = usecases.save_prepared(s, prepared) if prepared is not None else None
+        if played is None:
+            played = usecases.play(s, token, slug, version, form_game=form_game, form_seat=form_seat)
+        return played
 
 
 @bp.post("/s/<token>/plan")

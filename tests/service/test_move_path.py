@@ -1,0 +1,119 @@
+"""The move link's lean path (`usecases.prepare_link_move` + `save_prepared`, used by the Confirm POST)
+against the use case it shortens (`usecases.play`), on SQLite and PostgreSQL: it writes the same
+rows, and when the game or the seat changed between its read and its write it writes nothing (the
+POST then falls back to `play`, which explains or applies)."""
+
+from __future__ import annotations
+
+from sqlmodel import select
+
+import engine
+from service import db, render, usecases
+from service.clock_models import Deadline
+from service.models import GameRow, MoveRow
+from service.outbox import OutboxMail
+
+SEED = "lean-path-seed"
+
+
+def start(app, seed: str = SEED) -> tuple[str, dict[int, str]]:
+    with app.app_context(), db.transaction(write=True) as s:
+        created = usecases.create_game(s, host_name="Ann", host_email=f"ann-{seed}@example.com",
+                                       players=[("Bo", f"bo-{seed}@example.com")], setup={"seed": seed})
+        usecases.accept(s, created.tokens[1])
+        return created.game.id, created.tokens
+
+
+def state_of(app, game_id: str) -> dict:
+    """What a move writes, without what differs between two games by design (ids, tokens, times)."""
+    with app.app_context(), db.transaction() as s:
+        game = s.get(GameRow, game_id)
+        moves = s.exec(select(MoveRow).where(MoveRow.game_id == game_id).order_by(MoveRow.number)).all()
+        open_rows = s.exec(select(Deadline).where(Deadline.game_id == game_id, Deadline.fired_at.is_(None))
+                           .order_by(Deadline.seat, Deadline.id)).all()
+        closed = s.exec(select(Deadline).where(Deadline.game_id == game_id, Deadline.fired_at.is_not(None))).all()
+        mails = s.exec(select(OutboxMail).order_by(OutboxMail.id)).all()
+        return {
+            "version": game.version, "status": game.status, "state": game.state,
+            "moves": [(m.number, m.seat, m.move, m.version_before, m.events) for m in moves],
+            "open": [(d.seat, d.kind, d.version, d.policy) for d in open_rows],
+            "closed": sorted((d.seat, d.kind, d.outcome) for d in closed),
+            "mails": [(m.to_addr.split("-")[0], m.template, sorted(m.context)) for m in mails
+                      if m.context and m.context.get("game", {}).get("id") == game_id],
+        }
+
+
+def first_move(app, tokens: dict[int, str]) -> tuple[int, str]:
+    """Ann's first reveal (the bench and the browser test play the same way: the deal is known)."""
+    return 0, opening_slug(0)
+
+
+def opening_slug(seat: int) -> str:
+    g = engine.new_game(["Ann", "Bo"], seed=SEED)
+    return render.slug_for([str(sorted(g.legal_moves(seat), key=str)[0])])
+
+
+def test_lean_path_writes_what_play_writes(app):
+    lean_id, lean_tokens = start(app, SEED)
+    play_id, play_tokens = start(app, SEED)
+    seat, slug = first_move(app, lean_tokens)
+    with app.app_context():
+        with db.transaction(write=True) as s:
+            prepared = usecases.prepare_link_move(s, lean_tokens[seat], slug, 0, form_game=lean_id, form_seat=seat)
+            assert prepared is not None
+            played = usecases.save_prepared(s, prepared)
+            assert played is not None and played.game.version == 1
+        with db.transaction(write=True) as s:
+            usecases.play(s, play_tokens[seat], slug, 0, form_game=play_id, form_seat=seat)
+    lean, played_state = state_of(app, lean_id), state_of(app, play_id)
+    assert lean["version"] == 1 and lean["moves"] and lean["mails"] is not None
+    assert lean == played_state
+
+
+def test_lean_path_leaves_anything_unusual_to_play(app):
+    game_id, tokens = start(app)
+    seat, slug = first_move(app, tokens)
+    with app.app_context(), db.transaction() as s:
+        ask = lambda **kw: usecases.prepare_link_move(  # noqa: E731
+            s, kw.get("token", tokens[seat]), kw.get("slug", slug), kw.get("version", 0),
+            form_game=kw.get("game", game_id), form_seat=kw.get("seat", seat))
+        assert ask() is not None
+        assert ask(version=1) is None  # not the game's version (play: used up, or still good)
+        assert ask(seat=1) is None  # the form of another seat
+        assert ask(game="another") is None
+        assert ask(slug="swap-Z9") is None  # the engine refuses it
+        assert ask(slug="nonsense!") is None
+        assert ask(token="x" * 43) is None  # no such seat
+
+
+def test_token_rotated_between_read_and_write_writes_nothing(app):
+    game_id, tokens = start(app)
+    seat, slug = first_move(app, tokens)
+    with app.app_context():
+        with db.transaction() as s:
+            prepared = usecases.prepare_link_move(s, tokens[seat], slug, 0, form_game=game_id, form_seat=seat)
+        before = state_of(app, game_id)
+        with db.transaction(write=True) as s:
+            usecases.rotate_token(s, tokens[seat])
+        with db.transaction(write=True) as s:
+            assert usecases.save_prepared(s, prepared, fresh_seats=True) is None
+    after = state_of(app, game_id)
+    assert (after["version"], after["moves"], after["open"]) == (before["version"], before["moves"], before["open"])
+
+
+def test_game_moved_on_between_read_and_write_writes_nothing(app):
+    game_id, tokens = start(app)
+    slug0, slug1 = opening_slug(0), opening_slug(1)
+    with app.app_context():
+        with db.transaction() as s:
+            prepared = usecases.prepare_link_move(s, tokens[0], slug0, 0, form_game=game_id, form_seat=0)
+        with db.transaction(write=True) as s:  # Bo reveals first (the opening: both decide at once)
+            usecases.play(s, tokens[1], slug1, 0)
+        before = state_of(app, game_id)
+        for fresh in (True, False):
+            with db.transaction(write=True) as s:
+                assert usecases.save_prepared(s, prepared, fresh_seats=fresh) is None
+        assert state_of(app, game_id) == before
+        with db.transaction(write=True) as s:  # what the POST does then: Ann's link is still good
+            played = usecases.play(s, tokens[0], slug0, 0, form_game=game_id, form_seat=0)
+    assert played.game.version == 2
