@@ -205,16 +205,22 @@ def plan_moves(app, games: list[dict], per_game: int, seed: int = 1) -> None:
 
 def timed_clients(client, shares: list, seconds: float, latencies: list[float], errors: dict) -> dict:
     """Run `client(share)` in one thread per share; the clients fill `latencies` (seconds per
-    request) and `errors`. Returns requests per second and p50/p99 over the whole run."""
+    request) and `errors`. Returns them with the run's elapsed time (see `summary`)."""
     t0 = time.perf_counter()
     threads = [threading.Thread(target=client, args=(share,)) for share in shares]
     for t in threads:
         t.start()
     for t in threads:
         t.join(seconds + 60)
-    elapsed = time.perf_counter() - t0
+    return {"latencies": latencies, "elapsed": time.perf_counter() - t0, "errors": errors["n"]}
+
+
+def summary(runs: list[dict]) -> dict:
+    """Requests per second and p50/p99 over several timed runs of one endpoint."""
+    latencies = [x for r in runs for x in r["latencies"]]
+    elapsed = sum(r["elapsed"] for r in runs)
     return {"ops": len(latencies), "per_s": len(latencies) / elapsed, "p50_ms": pct(latencies, 50) * 1000,
-            "p99_ms": pct(latencies, 99) * 1000, "errors": errors["n"]}
+            "p99_ms": pct(latencies, 99) * 1000, "errors": sum(r["errors"] for r in runs)}
 
 
 def run_moves(port: int, games: list[dict], clients: int, seconds: float) -> dict:
@@ -347,15 +353,21 @@ def bench_db(kind: str, args) -> dict | None:
                     s.connection().execute(text("INSERT INTO bench_counter VALUES (:i, 0, '{}')"), {"i": i})
         games = setup_games(app, args.games)
         # enough planned moves for 1,500 moves/s: a run must never stop early because the plans ran out
-        plan_moves(app, games, per_game=int(args.seconds * 1500 / args.games) + 20)
+        plan_moves(app, games, per_game=int((args.seconds + 2) * 1500 / args.games) + 20)
         port_app, port_bare = free_port(), free_port()
+        warm = min(2.0, args.seconds / 4)  # each endpoint's first requests (the plans above allow for it)
         procs.append(start_gunicorn("service:create_app()", env, port_app))
         procs.append(start_gunicorn("bench.service:bare_app()", env, port_bare))
-        warm = min(2.0, args.seconds / 4)
         versions = dict.fromkeys(range(1, args.games + 1), 0)
         run_bare(port_bare, args.games, args.clients, warm, versions)
-        bare = run_bare(port_bare, args.games, args.clients, args.seconds, versions)
-        moves = run_moves(port_app, games, args.clients, args.seconds)
+        run_moves(port_app, games, args.clients, warm)
+        # the two endpoints take turns (`--rounds` each), so a machine that slows down or speeds up
+        # during the run (shared cores) weighs on both figures alike
+        bare_runs, move_runs = [], []
+        for _ in range(args.rounds):
+            bare_runs.append(run_bare(port_bare, args.games, args.clients, args.seconds / args.rounds, versions))
+            move_runs.append(run_moves(port_app, games, args.clients, args.seconds / args.rounds))
+        bare, moves = summary(bare_runs), summary(move_runs)
         mails_s = mails_per_second(app)
         return {"db": kind, "moves": moves, "bare": bare, "mails_per_s": mails_s}
     finally:
@@ -372,6 +384,7 @@ def main(argv=None) -> int:
     ap.add_argument("--seconds", type=float, default=8.0)
     ap.add_argument("--clients", type=int, default=8)
     ap.add_argument("--games", type=int, default=40)
+    ap.add_argument("--rounds", type=int, default=4, help="turns each endpoint takes (time split evenly)")
     args = ap.parse_args(argv)
     kinds = ["sqlite", "postgres"] if args.db == "both" else [args.db]
     print(f"{'db':9} {'endpoint':22} {'ops':>6} {'ops/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'errors':>6}")
