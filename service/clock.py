@@ -564,7 +564,7 @@ def schedule_decisions(session: Session, game_id: str, pending: Iterable[Any], v
     `clocks`: the game's seat clocks by seat when the caller already read them in this transaction
     (`seat_states`), `open_rows` its open rows (`game_clock` reads both at once), each to save a query.
 
-    Statements: one SELECT of the open rows, one UPDATE closing rows by id (before the INSERT: the
+    Statements: one SELECT of the open rows (none when `open_rows` is given), one UPDATE closing rows by id (before the INSERT: the
     partial unique index must see the old row closed), one INSERT of the new rows (and the SELECT of
     the seat clocks when there are new rows and `clocks` is None)."""
     now = _naive(now)

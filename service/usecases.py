@@ -390,15 +390,20 @@ def play(s: Session, token: str, slug: str, expected_version: int, *, form_game:
     if before_version != game.version:
         raise RuntimeError("stored version and engine version disagree")
     pending_before = {p.seat for p in g.pending()}
-    events: list[dict] = []
-    new = g  # a private copy just loaded from JSON: apply in place (no extra deep copies)
     try:
-        for m in moves:
-            events.extend(with_text(e, new.names) for e in new.play(seat.seat, m))
+        events = apply_moves(g, seat.seat, moves)  # a private copy just loaded from JSON: in place
     except (engine.IllegalMove, engine.MoveParseError) as exc:
         raise Conflict(str(exc), game=game, seat=seat) from exc
-    save_moves(s, game, seat, before_version, new, moves, pending_before, events)
+    save_moves(s, game, seat, before_version, g, moves, pending_before, events)
     return Played(game, seat, moves, events)
+
+
+def apply_moves(g: engine.Game, seat: int, moves: list[str]) -> list[dict]:
+    """Play one decision's moves on `g` in place; their events, with the text players read."""
+    events: list[dict] = []
+    for m in moves:
+        events.extend(with_text(e, g.names) for e in g.play(seat, m))
+    return events
 
 
 @dataclass
@@ -436,11 +441,9 @@ def prepare_link_move(s: Session, token: str, slug: str, expected_version: int, 
         return None
     texts = render.texts_of_slug(slug)
     pending_before = {p.seat for p in g.pending()}
-    events: list[dict] = []
     try:
         moves = [str(g.parse_move(t)) for t in texts or ()]
-        for m in moves:
-            events.extend(with_text(e, g.names) for e in g.play(seat.seat, m))
+        events = apply_moves(g, seat.seat, moves)
     except ValueError:  # a malformed link, an illegal move: `play` says which
         return None
     if not moves:

@@ -196,9 +196,10 @@ def _play(token: str, slug: str, texts: list[str]):
 
 
 def _play_common_case(token: str, slug: str, version: int, form_game: str | None, form_seat: int | None):
-    """A current link's move, lean (`usecases.prepare_link_move`), or None. On SQLite (one writer at a
-    time) the checks and the engine run in a read transaction first, so the writer's lock is held
-    only for the writes; `save_prepared` reads the seats again and its UPDATE checks the version."""
+    """A current link's move, lean (`usecases.prepare_link_move`), or None (nothing written). On
+    SQLite (one writer at a time) the checks and the engine run in a read transaction first, so the
+    writer's lock is held only for the writes; `save_prepared` reads the seats again and its UPDATE
+    checks the version. On PostgreSQL both run in one transaction."""
     if current_app.extensions.get("skyjo_writers") is not None:
         with transaction() as s:
             prepared = usecases.prepare_link_move(s, token, slug, version, form_game=form_game, form_seat=form_seat)
@@ -208,10 +209,7 @@ def _play_common_case(token: str, slug: str, version: int, form_game: str | None
             return usecases.save_prepared(s, prepared, fresh_seats=True)
     with transaction(write=True) as s:
         prepared = usecases.prepare_link_move(s, token, slug, version, form_game=form_game, form_seat=form_seat)
-        played = usecases.save_prepared(s, prepared) if prepared is not None else None
-        if played is None:
-            played = usecases.play(s, token, slug, version, form_game=form_game, form_seat=form_seat)
-        return played
+        return usecases.save_prepared(s, prepared) if prepared is not None else None
 
 
 @bp.post("/s/<token>/plan")

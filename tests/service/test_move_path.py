@@ -43,12 +43,8 @@ def state_of(app, game_id: str) -> dict:
         }
 
 
-def first_move(app, tokens: dict[int, str]) -> tuple[int, str]:
-    """Ann's first reveal (the bench and the browser test play the same way: the deal is known)."""
-    return 0, opening_slug(0)
-
-
 def opening_slug(seat: int) -> str:
+    """The seat's first reveal in the game dealt from SEED (the deal is known, as in the bench)."""
     g = engine.new_game(["Ann", "Bo"], seed=SEED)
     return render.slug_for([str(sorted(g.legal_moves(seat), key=str)[0])])
 
@@ -56,7 +52,7 @@ def opening_slug(seat: int) -> str:
 def test_lean_path_writes_what_play_writes(app):
     lean_id, lean_tokens = start(app, SEED)
     play_id, play_tokens = start(app, SEED)
-    seat, slug = first_move(app, lean_tokens)
+    seat, slug = 0, opening_slug(0)
     with app.app_context():
         with db.transaction(write=True) as s:
             prepared = usecases.prepare_link_move(s, lean_tokens[seat], slug, 0, form_game=lean_id, form_seat=seat)
@@ -72,11 +68,13 @@ def test_lean_path_writes_what_play_writes(app):
 
 def test_lean_path_leaves_anything_unusual_to_play(app):
     game_id, tokens = start(app)
-    seat, slug = first_move(app, tokens)
+    seat, slug = 0, opening_slug(0)
     with app.app_context(), db.transaction() as s:
-        ask = lambda **kw: usecases.prepare_link_move(  # noqa: E731
-            s, kw.get("token", tokens[seat]), kw.get("slug", slug), kw.get("version", 0),
-            form_game=kw.get("game", game_id), form_seat=kw.get("seat", seat))
+        def ask(**kw):
+            return usecases.prepare_link_move(
+                s, kw.get("token", tokens[seat]), kw.get("slug", slug), kw.get("version", 0),
+                form_game=kw.get("game", game_id), form_seat=kw.get("seat", seat))
+
         assert ask() is not None
         assert ask(version=1) is None  # not the game's version (play: used up, or still good)
         assert ask(seat=1) is None  # the form of another seat
@@ -88,7 +86,7 @@ def test_lean_path_leaves_anything_unusual_to_play(app):
 
 def test_token_rotated_between_read_and_write_writes_nothing(app):
     game_id, tokens = start(app)
-    seat, slug = first_move(app, tokens)
+    seat, slug = 0, opening_slug(0)
     with app.app_context():
         with db.transaction() as s:
             prepared = usecases.prepare_link_move(s, tokens[seat], slug, 0, form_game=game_id, form_seat=seat)
