@@ -115,3 +115,36 @@ def test_game_moved_on_between_read_and_write_writes_nothing(app):
         with db.transaction(write=True) as s:  # what the POST does then: Ann's link is still good
             played = usecases.play(s, tokens[0], slug0, 0, form_game=game_id, form_seat=0)
     assert played.game.version == 2
+
+
+def test_lean_path_writes_what_play_writes_for_take_and_swap(app):
+    """A whole turn in one link (take the discard, swap it into a cell) after the opening, on two
+    games dealt alike: the lean path and `play` leave the same rows (state, moves, deadlines, mails)."""
+    g = engine.new_game(["Ann", "Bo"], seed=SEED)
+    opening = []
+    while any(p.kind == "reveal" for p in g.pending()):
+        p = g.pending()[0]
+        text = str(sorted(g.legal_moves(p.seat), key=str)[0])
+        opening.append((p.seat, text, g.version))
+        g.play(p.seat, text)
+    turn = g.pending()[0]
+    texts = ["take", "swap A1"]
+    slug, version = render.slug_for(texts), g.version
+    games = [start(app, SEED), start(app, SEED)]
+    with app.app_context():
+        for game_id, seat_tokens in games:
+            for seat, text, v in opening:
+                with db.transaction(write=True) as s:
+                    usecases.play(s, seat_tokens[seat], render.slug_for([text]), v, form_game=game_id, form_seat=seat)
+        (lean_id, lean_tokens), (play_id, play_tokens) = games
+        with db.transaction() as s:
+            prepared = usecases.prepare_link_move(s, lean_tokens[turn.seat], slug, version, form_game=lean_id,
+                                                  form_seat=turn.seat)
+        assert prepared is not None and prepared.moves == texts
+        with db.transaction(write=True) as s:
+            assert usecases.save_prepared(s, prepared, fresh_seats=True) is not None
+        with db.transaction(write=True) as s:
+            usecases.play(s, play_tokens[turn.seat], slug, version, form_game=play_id, form_seat=turn.seat)
+    lean, played = state_of(app, lean_id), state_of(app, play_id)
+    assert lean["version"] == version + 2 and [m[2] for m in lean["moves"][-2:]] == texts
+    assert lean == played
