@@ -59,6 +59,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session
 
 from service.clock_models import CLOCK_TABLES, Deadline, DigestSchedule, SeatClock, utcnow
+from service.direct import direct
 
 log = logging.getLogger(__name__)
 
@@ -357,7 +358,6 @@ _CLOCK_OF_GAME = union_all(
 ).order_by("row_kind", "seat", "id")
 _CLOSED = {"fired_at": bindparam("closed_at"), "outcome": "made", "next_at": None, "next_event": None}
 _CLOSE_ONE = update(_DT).where(_DT.c.id == bindparam("row_id")).values(**_CLOSED)
-_CLOSE_MANY = update(_DT).where(_DT.c.id.in_(bindparam("row_ids", expanding=True))).values(**_CLOSED)
 _INSERT_ROWS = insert(_DT).inline()  # no RETURNING: nothing reads the new ids
 _RESET_SEAT = (update(_ST).where(_ST.c.game_id == bindparam("b_game_id"), _ST.c.seat == bindparam("b_seat"))
                .values(consecutive_timeouts=0, bot_played=False, updated_at=bindparam("acted_at")))
@@ -390,11 +390,14 @@ def seat_states(session: Session, game_id: str) -> dict[int, SeatState]:
     return {r[0]: SeatState(*r) for r in rows}
 
 
-def game_clock(session: Session, game_id: str) -> tuple[dict[int, SeatState], list[OpenDeadline]]:
+GameClock = tuple[dict[int, "SeatState"], list["OpenDeadline"]]
+
+
+def game_clock(session: Session, game_id: str) -> GameClock:
     """`seat_states` and the game's open rows (as `schedule_decisions` takes them), in one SELECT."""
     clocks: dict[int, SeatState] = {}
     rows: list[OpenDeadline] = []
-    for r in _core(session).execute(_CLOCK_OF_GAME, {"game_id": game_id}):
+    for r in direct(_core(session), _CLOCK_OF_GAME, {"game_id": game_id}):
         if r[0] == 0:
             clocks[r[1]] = SeatState(*r[1:7])
         else:
@@ -575,10 +578,7 @@ def schedule_decisions(session: Session, game_id: str, pending: Iterable[Any], v
     conn = session.connection()
     closing = [r.id for r in rows if (r.seat, r.kind) not in owed or r.seat in acted]
     if closing:
-        if len(closing) == 1:
-            conn.execute(_CLOSE_ONE, {"row_id": closing[0], "closed_at": now})
-        else:
-            conn.execute(_CLOSE_MANY, {"row_ids": closing, "closed_at": now})
+        direct(conn, _CLOSE_ONE, [{"row_id": row_id, "closed_at": now} for row_id in closing])
         _sync(session, Deadline, closing, {"fired_at": now, "outcome": "made", "next_at": None, "next_event": None})
         gone = set(closing)
         rows = [r for r in rows if r.id not in gone]
@@ -587,7 +587,7 @@ def schedule_decisions(session: Session, game_id: str, pending: Iterable[Any], v
         if clocks is None:
             clocks = seat_states(session, game_id)
         values = [_new_row(game_id, seat, kind, version, settings, clocks.get(seat), now) for seat, kind in new]
-        conn.execute(_INSERT_ROWS, values)
+        direct(conn, _INSERT_ROWS, values)
         rows.extend(OpenDeadline(None, v["seat"], v["kind"], v["deadline_at"], v["policy"]) for v in values)
         rows.sort(key=lambda r: r.seat)  # stable: by seat, then id (the new rows have the highest ids)
     return rows
@@ -633,9 +633,9 @@ def note_player_acted(session: Session, game_id: str, seat: int, now: datetime |
     now = _naive(now)
     if clocks is None:
         clocks = seat_states(session, game_id)
-    sc = clocks.get(seat)
-    if sc is None or not (sc.consecutive_timeouts or sc.bot_played):
+    if not resets_seat(clocks, seat):
         return False
+    sc = clocks[seat]
     was_bot = bool(sc.bot_played)
     _core(session).execute(_RESET_SEAT, {"b_game_id": game_id, "b_seat": seat, "acted_at": now})
     _sync(session, SeatClock, [(game_id, seat)], {"consecutive_timeouts": 0, "bot_played": False, "updated_at": now})
@@ -650,6 +650,12 @@ def note_player_acted(session: Session, game_id: str, seat: int, now: datetime |
                 _plan(row, sc, now)
         session.flush()
     return was_bot
+
+
+def resets_seat(clocks: dict[int, SeatState], seat: int) -> bool:
+    """`note_player_acted` has something to reset for this seat (a timeout count or bot play)."""
+    sc = clocks.get(seat)
+    return sc is not None and bool(sc.consecutive_timeouts or sc.bot_played)
 
 
 def play_now(session: Session, game_id: str, seat: int, now: datetime | None = None) -> int:

@@ -69,8 +69,22 @@ def dealt(s: Session, game: GameRow, seats: list[SeatRow], g: engine.Game, now: 
     clock.schedule_decisions(s, game.id, g.pending(), g.version, now, settings_for(game))
 
 
-def moved(s: Session, game: GameRow, new: engine.Game, seat: int, now: datetime | None = None
-          ) -> dict[int, dict] | None:
+def clock_of(s: Session, game: GameRow, new: engine.Game) -> clock.GameClock | None:
+    """What `moved` reads (the game's seat clocks and open rows, one SELECT), or None at game over.
+    A move reads it right after its version UPDATE (`usecases.save_moves` sends it together with the
+    move log, in one round trip on PostgreSQL)."""
+    return None if new.is_over else clock.game_clock(s, game.id)
+
+
+def routine(new: engine.Game, seat: int, known: clock.GameClock | None) -> bool:
+    """`moved` will only write deadlines (no statement of SQLAlchemy's own, no reads): a player's
+    move, not the last one, by a seat that had not timed out. The timeout notes of a move played by
+    the clock read the clocks; game over and a returning player go through the ORM."""
+    return known is not None and not new.is_over and not played_by_clock() and not clock.resets_seat(known[0], seat)
+
+
+def moved(s: Session, game: GameRow, new: engine.Game, seat: int, now: datetime | None = None, *,
+          known: clock.GameClock | None = None) -> dict[int, dict] | None:
     """After a decision was applied (in its transaction): a human move ends bot play and resets the
     timeout count; then the deadlines follow the new pending decisions (or all close at game over).
     Returns the game's `clock.board_status` as of this move (None at game over), for the turn mails.
@@ -85,8 +99,8 @@ def moved(s: Session, game: GameRow, new: engine.Game, seat: int, now: datetime 
         clock.close_game(s, game.id, now)
         return None
     # one query for the game's seat clocks and open rows, shared by the three calls (note_player_acted
-    # updates the clocks)
-    clocks, open_rows = clock.game_clock(s, game.id)
+    # updates the clocks); `known`: the caller read them in this transaction (`clock_of`)
+    clocks, open_rows = known if known is not None else clock.game_clock(s, game.id)
     if not played_by_clock() and clock.note_player_acted(s, game.id, seat, now, clocks=clocks):
         open_rows = None  # bot play ended: the seat's rows changed, read them again
     rows = clock.schedule_decisions(s, game.id, new.pending(), new.version, now, settings_for(game),

@@ -61,6 +61,8 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, aliased
 from sqlmodel import Field, SQLModel
 
+from service.direct import direct
+
 log = logging.getLogger(__name__)
 
 __all__ = [
@@ -406,7 +408,7 @@ def flush_mails(session: Session) -> None:
     """Write the mails `insert_mail` holds for this session's transaction now."""
     pending = session.info.pop(_PENDING, None)
     if pending:
-        session.connection().execute(_INSERT_MAILS, pending)
+        direct(session.connection(), _INSERT_MAILS, pending)
 
 
 _INSERT_MAILS = insert(OutboxMail.__table__).inline()  # no RETURNING: nothing reads the new ids

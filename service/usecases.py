@@ -7,6 +7,7 @@ Rendering (pages, mails) only ever sees `engine.view(game, seat)`.
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -17,7 +18,8 @@ from sqlmodel import Session, select
 
 import engine
 from engine.view import with_text
-from service import clock, clock_service, mails, render, tokens
+from service import clock, clock_service, mails, outbox, render, tokens
+from service.direct import batch, direct
 from service.models import GameRow, GameSnapshot, MoveRow, SeatRow, SeatSnapshot, utcnow
 
 MAX_PLAYERS = 8
@@ -108,7 +110,7 @@ _GAME_KEYS = [c.key for c in _GAME_COLS]
 
 def snapshots_by_token(s: Session, token_hash: str) -> tuple[GameSnapshot, list[SeatSnapshot]] | None:
     """The game a token hash belongs to and all its seats, in one Core query (None: no such seat)."""
-    rows = s.connection().execute(_SEAT_SNAPSHOTS_OF_TOKEN, {"token_hash": token_hash}).all()
+    rows = direct(s.connection(), _SEAT_SNAPSHOTS_OF_TOKEN, {"token_hash": token_hash}).rows
     if not rows:
         return None
     n = len(_SEAT_KEYS)
@@ -120,7 +122,7 @@ def snapshots_by_token(s: Session, token_hash: str) -> tuple[GameSnapshot, list[
 def seat_snapshots(s: Session, game_id: str) -> list[SeatSnapshot]:
     """The game's seats in order, as snapshots (one Core query)."""
     return [SeatSnapshot(**dict(zip(_SEAT_KEYS, r, strict=True)))
-            for r in s.connection().execute(_SEAT_SNAPSHOTS_OF_GAME, {"game_id": game_id})]
+            for r in direct(s.connection(), _SEAT_SNAPSHOTS_OF_GAME, {"game_id": game_id})]
 
 
 def game_title(names: list[str]) -> str:
@@ -494,7 +496,7 @@ def save_moves(s: Session, game: GameRow | GameSnapshot, seat: SeatRow | SeatSna
     new_state["log"] = new_state["log"][:log0]
     new_status = "finished" if new.is_over else "active"
     conn = s.connection()
-    res = conn.execute(_SAVE_GAME, {"game_id": game.id, "before": before_version, "state": new_state,
+    res = direct(conn, _SAVE_GAME, {"game_id": game.id, "before": before_version, "state": new_state,
                                     "version": new.version, "updated_at": now, "status": new_status})
     if res.rowcount != 1:
         raise Conflict(_("Somebody else moved at the same moment. Here is the current board."),
@@ -506,15 +508,22 @@ def save_moves(s: Session, game: GameRow | GameSnapshot, seat: SeatRow | SeatSna
             setattr(game, key, value)
         else:
             set_committed_value(game, key, value)
-    # one Core INSERT for the decision's steps (no ORM objects: nothing in this transaction reads them)
-    conn.execute(_LOG_MOVE, [
-        {"game_id": game.id, "number": before_version + i, "seat": seat.seat, "move": m,
-         "version_before": before_version + i - 1, "created_at": now,
-         "events": history if i == len(moves) else None}
-        for i, m in enumerate(moves, start=1)])
-    status = clock_service.moved(s, game, new, seat.seat)  # deadlines follow in this transaction, before the mails
-    mails.after_move(s, game, seats if seats is not None else seats_of(s, game.id), pending_before, new, seat.seat,
-                     events, clock_status=status)
+    if seats is None:
+        seats = seats_of(s, game.id)
+    s.flush()  # whatever the session holds is written now: the batches below run `direct` statements only
+    # the move log (one INSERT for the decision's steps) and the clock's read: one round trip on PostgreSQL
+    with batch(conn):
+        direct(conn, _LOG_MOVE, [
+            {"game_id": game.id, "number": before_version + i, "seat": seat.seat, "move": m,
+             "version_before": before_version + i - 1, "created_at": now,
+             "events": history if i == len(moves) else None}
+            for i, m in enumerate(moves, start=1)])
+        known = clock_service.clock_of(s, game, new)
+    # the deadlines, then the mails: in a routine move only writes, sent in one round trip too
+    with batch(conn) if clock_service.routine(new, seat.seat, known) else nullcontext():
+        status = clock_service.moved(s, game, new, seat.seat, known=known)
+        mails.after_move(s, game, seats, pending_before, new, seat.seat, events, clock_status=status)
+        outbox.flush_mails(s)
 
 
 def decision_at(s: Session, game: GameRow, seat: SeatRow, version: int) -> list[str]:
