@@ -38,8 +38,8 @@ class Deadline(SQLModel, table=True):
     __tablename__ = "clock_deadline"
     __table_args__ = (
         Index("ix_clock_deadline_due", "next_at", sqlite_where=_OPEN, postgresql_where=_OPEN),
-        Index("ix_clock_deadline_open", "game_id", "seat", sqlite_where=_OPEN, postgresql_where=_OPEN),
-        # At most one open row per decision (protects against a double schedule).
+        # At most one open row per decision (protects against a double schedule). It also serves the
+        # lookups of a game's (or seat's) open rows: a second index on (game_id, seat) only cost writes.
         Index("uq_clock_deadline_open_decision", "game_id", "seat", "kind", unique=True,
               sqlite_where=_OPEN, postgresql_where=_OPEN),
     )

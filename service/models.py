@@ -67,10 +67,12 @@ class MoveRow(SQLModel, table=True):
     state's own (deal-time) log it is the game's public event log (see usecases.full_game)."""
 
     __tablename__ = "move"
+    # (game_id, number) also serves every lookup by game: no index of its own on game_id, one less
+    # index to write per move
     __table_args__ = (UniqueConstraint("game_id", "number", name="uq_move_game_number"),)
 
     id: int | None = Field(default=None, primary_key=True)
-    game_id: str = Field(foreign_key="game.id", index=True, max_length=24)
+    game_id: str = Field(foreign_key="game.id", max_length=24)
     number: int  # 1-based
     seat: int
     move: str = Field(max_length=200)

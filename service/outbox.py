@@ -120,7 +120,6 @@ class OutboxMail(SQLModel, table=True):
         Index("ix_outbox_due", "sent_at", "send_after"),
         # Per-recipient order: "is an older row to this address still unsent?" is one index probe.
         Index("ix_outbox_to_unsent", "to_addr", "sent_at"),
-        Index("ix_outbox_game_id", "game_id"),
     )
 
     id: int | None = Field(default=None, primary_key=True)
