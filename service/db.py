@@ -29,7 +29,7 @@ except ImportError:  # pragma: no cover - not POSIX: SQLite's busy handler alone
 import orjson
 from flask import current_app
 from sqlalchemy import create_engine, event
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlmodel import Session, SQLModel
 
 _immediate: contextvars.ContextVar[bool] = contextvars.ContextVar("skyjo_immediate", default=False)
@@ -157,6 +157,17 @@ def transaction(write: bool = False, app=None) -> Iterator[Session]:
                     yield session
     finally:
         _immediate.reset(token)
+
+
+@contextmanager
+def single_read(app=None) -> Iterator[Connection]:
+    """A pooled connection for ONE read statement, outside any transaction: SQLite runs a statement
+    atomically on its own, so a read that is a single SELECT needs no BEGIN, COMMIT or Session (the
+    move link's read phase, `usecases.prepare_link_move`). Not for writes, nor for two reads that must
+    agree. (On PostgreSQL the driver opens a transaction; it is rolled back when the connection goes
+    back to the pool.)"""
+    with get_engine(app).connect() as conn:
+        yield conn
 
 
 def create_all(app=None) -> None:

@@ -43,6 +43,8 @@ class _Compiled:
 
     __slots__ = ("sql", "order", "fixed", "binds", "returns_rows", "results")
 
+    results: tuple[tuple[int, object], ...] | None  # (column index, result processor) where there is one
+
     def __init__(self, compiled, dialect):
         self.sql = compiled.string
         # the statement's own values (`literal(0)`, `x == 5`): anonymous binds the caller never names
@@ -53,8 +55,7 @@ class _Compiled:
         self.results = None
         if self.returns_rows:
             procs = [col[3]._cached_result_processor(dialect, None) for col in compiled._result_columns]
-            if any(procs):
-                self.results = procs
+            self.results = tuple((i, f) for i, f in enumerate(procs) if f is not None) or None
 
 
 _compiled: dict[tuple, _Compiled | None] = {}
@@ -132,9 +133,14 @@ def direct(conn: Connection, stmt, params: dict | list[dict] | None = None) -> D
     except dbapi.Error as exc:
         raise _wrapped(conn, exc, c.sql, values) from exc
     if c.results is not None:
-        procs = c.results
-        rows = [tuple(v if f is None or v is None else f(v) for f, v in zip(procs, r, strict=True))
-                for r in rows]
+        processed = []
+        for r in rows:
+            r = list(r)
+            for i, f in c.results:
+                if r[i] is not None:
+                    r[i] = f(r[i])
+            processed.append(tuple(r))
+        rows = processed
     return DirectResult(rows, len(rows))
 
 

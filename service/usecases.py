@@ -13,6 +13,7 @@ from datetime import timedelta
 
 from flask_babel import gettext as _
 from sqlalchemy import bindparam, event, func, insert, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
 
@@ -108,9 +109,9 @@ _SEAT_KEYS = [c.key for c in _ST.c]
 _GAME_KEYS = [c.key for c in _GAME_COLS]
 
 
-def snapshots_by_token(s: Session, token_hash: str) -> tuple[GameSnapshot, list[SeatSnapshot]] | None:
+def snapshots_by_token(conn: Connection, token_hash: str) -> tuple[GameSnapshot, list[SeatSnapshot]] | None:
     """The game a token hash belongs to and all its seats, in one Core query (None: no such seat)."""
-    rows = direct(s.connection(), _SEAT_SNAPSHOTS_OF_TOKEN, {"token_hash": token_hash}).rows
+    rows = direct(conn, _SEAT_SNAPSHOTS_OF_TOKEN, {"token_hash": token_hash}).rows
     if not rows:
         return None
     n = len(_SEAT_KEYS)
@@ -421,16 +422,17 @@ class Prepared:
     events: list[dict]
 
 
-def prepare_link_move(s: Session, token: str, slug: str, expected_version: int, *, form_game: str | None,
-                      form_seat: int | None) -> Prepared | None:
+def prepare_link_move(conn: Connection, token: str, slug: str, expected_version: int, *,
+                      form_game: str | None, form_seat: int | None) -> Prepared | None:
     """The common case of a move link's POST, read-only and with Core: the link is current (made at
     the game's version), the form is the link's, the game is on and the engine takes the moves.
     Returns the decision ready for `save_prepared`, or None when anything is off: then `play` (in a
-    write transaction) decides, and says what is wrong."""
+    write transaction) decides, and says what is wrong. It reads with ONE statement (game and seats
+    together), so `conn` need not be in a transaction (see `db.single_read`)."""
     if not tokens.looks_like_token(token):
         return None
     token_hash = tokens.hash_token(token)
-    found = snapshots_by_token(s, token_hash)
+    found = snapshots_by_token(conn, token_hash)
     if found is None:
         return None
     game, seats = found

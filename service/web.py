@@ -7,7 +7,7 @@ from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 
 from service import csrf, ratelimit, render, tokens, usecases
-from service.db import transaction
+from service.db import single_read, transaction
 from service.forms import LinksForm, NewGameForm
 from service.models import GameRow, SeatRow
 from service.usecases import Conflict, NotFound
@@ -197,18 +197,19 @@ def _play(token: str, slug: str, texts: list[str]):
 
 def _play_common_case(token: str, slug: str, version: int, form_game: str | None, form_seat: int | None):
     """A current link's move, lean (`usecases.prepare_link_move`), or None (nothing written). On
-    SQLite (one writer at a time) the checks and the engine run in a read transaction first, so the
+    SQLite (one writer at a time) the checks and the engine run first, after one read statement, so the
     writer's lock is held only for the writes; `save_prepared` reads the seats again and its UPDATE
     checks the version. On PostgreSQL both run in one transaction."""
     if current_app.extensions.get("skyjo_writers") is not None:
-        with transaction() as s:
-            prepared = usecases.prepare_link_move(s, token, slug, version, form_game=form_game, form_seat=form_seat)
+        with single_read() as conn:
+            prepared = usecases.prepare_link_move(conn, token, slug, version, form_game=form_game, form_seat=form_seat)
         if prepared is None:
             return None
         with transaction(write=True) as s:
             return usecases.save_prepared(s, prepared, fresh_seats=True)
     with transaction(write=True) as s:
-        prepared = usecases.prepare_link_move(s, token, slug, version, form_game=form_game, form_seat=form_seat)
+        prepared = usecases.prepare_link_move(s.connection(), token, slug, version, form_game=form_game,
+                                              form_seat=form_seat)
         return usecases.save_prepared(s, prepared) if prepared is not None else None
 
 

@@ -55,7 +55,7 @@ def test_lean_path_writes_what_play_writes(app):
     seat, slug = 0, opening_slug(0)
     with app.app_context():
         with db.transaction(write=True) as s:
-            prepared = usecases.prepare_link_move(s, lean_tokens[seat], slug, 0, form_game=lean_id, form_seat=seat)
+            prepared = usecases.prepare_link_move(s.connection(), lean_tokens[seat], slug, 0, form_game=lean_id, form_seat=seat)
             assert prepared is not None
             played = usecases.save_prepared(s, prepared)
             assert played is not None and played.game.version == 1
@@ -72,7 +72,7 @@ def test_lean_path_leaves_anything_unusual_to_play(app):
     with app.app_context(), db.transaction() as s:
         def ask(**kw):
             return usecases.prepare_link_move(
-                s, kw.get("token", tokens[seat]), kw.get("slug", slug), kw.get("version", 0),
+                s.connection(), kw.get("token", tokens[seat]), kw.get("slug", slug), kw.get("version", 0),
                 form_game=kw.get("game", game_id), form_seat=kw.get("seat", seat))
 
         assert ask() is not None
@@ -89,7 +89,7 @@ def test_token_rotated_between_read_and_write_writes_nothing(app):
     seat, slug = 0, opening_slug(0)
     with app.app_context():
         with db.transaction() as s:
-            prepared = usecases.prepare_link_move(s, tokens[seat], slug, 0, form_game=game_id, form_seat=seat)
+            prepared = usecases.prepare_link_move(s.connection(), tokens[seat], slug, 0, form_game=game_id, form_seat=seat)
         before = state_of(app, game_id)
         with db.transaction(write=True) as s:
             usecases.rotate_token(s, tokens[seat])
@@ -104,7 +104,7 @@ def test_game_moved_on_between_read_and_write_writes_nothing(app):
     slug0, slug1 = opening_slug(0), opening_slug(1)
     with app.app_context():
         with db.transaction() as s:
-            prepared = usecases.prepare_link_move(s, tokens[0], slug0, 0, form_game=game_id, form_seat=0)
+            prepared = usecases.prepare_link_move(s.connection(), tokens[0], slug0, 0, form_game=game_id, form_seat=0)
         with db.transaction(write=True) as s:  # Bo reveals first (the opening: both decide at once)
             usecases.play(s, tokens[1], slug1, 0)
         before = state_of(app, game_id)
@@ -138,7 +138,7 @@ def test_lean_path_writes_what_play_writes_for_take_and_swap(app):
                     usecases.play(s, seat_tokens[seat], render.slug_for([text]), v, form_game=game_id, form_seat=seat)
         (lean_id, lean_tokens), (play_id, play_tokens) = games
         with db.transaction() as s:
-            prepared = usecases.prepare_link_move(s, lean_tokens[turn.seat], slug, version, form_game=lean_id,
+            prepared = usecases.prepare_link_move(s.connection(), lean_tokens[turn.seat], slug, version, form_game=lean_id,
                                                   form_seat=turn.seat)
         assert prepared is not None and prepared.moves == texts
         with db.transaction(write=True) as s:
@@ -148,3 +148,18 @@ def test_lean_path_writes_what_play_writes_for_take_and_swap(app):
     lean, played = state_of(app, lean_id), state_of(app, play_id)
     assert lean["version"] == version + 2 and [m[2] for m in lean["moves"][-2:]] == texts
     assert lean == played
+
+
+def test_read_phase_is_one_statement_outside_a_transaction(app, db_url):
+    """SQLite's POST reads with `db.single_read` (no BEGIN, no Session): one SELECT, atomic on its own."""
+    game_id, tokens = start(app)
+    seat, slug = 0, opening_slug(0)
+    with app.app_context():
+        with db.single_read() as conn:
+            prepared = usecases.prepare_link_move(conn, tokens[seat], slug, 0, form_game=game_id, form_seat=seat)
+            assert prepared is not None and not conn.in_transaction()
+            if db_url.startswith("sqlite"):
+                assert not conn.connection.dbapi_connection.in_transaction  # no BEGIN went to SQLite
+        with db.transaction(write=True) as s:
+            assert usecases.save_prepared(s, prepared, fresh_seats=True) is not None
+    assert state_of(app, game_id)["version"] == 1
