@@ -97,7 +97,8 @@ def _wrapped(conn: Connection, exc: Exception, sql: str | None, params) -> Excep
 def direct(conn: Connection, stmt, params: dict | list[dict] | None = None) -> DirectResult:
     """Run a module-level Core statement on `conn`'s DBAPI cursor, in `conn`'s transaction, like
     `conn.execute(stmt, params)`. `params`: one dict, or a list of dicts (executemany: no rows).
-    Driver errors come out as SQLAlchemy's exceptions.
+    Driver errors come out as SQLAlchemy's exceptions. `stmt` must be a module-level constant: the
+    compiled form is cached per statement object for the life of the process.
 
     It falls back to `conn.execute` when a statement needs SQLAlchemy at execution time (column
     defaults computed in Python, expanding IN lists) and when anyone listens to the engine's
