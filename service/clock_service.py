@@ -80,7 +80,8 @@ def routine(new: engine.Game, seat: int, known: clock.GameClock | None) -> bool:
     """`moved` will only write deadlines (no statement of SQLAlchemy's own, no reads): a player's
     move, not the last one, by a seat that had not timed out. The timeout notes of a move played by
     the clock read the clocks; game over and a returning player go through the ORM."""
-    return known is not None and not new.is_over and not played_by_clock() and not clock.resets_seat(known[0], seat)
+    return (known is not None and not new.is_over and not played_by_clock()
+            and not clock.resets_seat(known[0], seat))
 
 
 def moved(s: Session, game: GameRow, new: engine.Game, seat: int, now: datetime | None = None, *,
