@@ -34,9 +34,6 @@ class DirectResult:
     def __iter__(self):
         return iter(self.rows)
 
-    def all(self) -> list[tuple]:
-        return self.rows
-
 
 class _Compiled:
     """A Core statement compiled once for one dialect, with its bind and result processors."""
@@ -59,6 +56,7 @@ class _Compiled:
 
 
 _compiled: dict[tuple, _Compiled | None] = {}
+_statements: list = []  # the statements compiled so far, kept alive: each id stays its own
 
 
 def _compile(stmt, dialect, keys: tuple[str, ...]) -> _Compiled | None:
@@ -73,8 +71,9 @@ def _compile(stmt, dialect, keys: tuple[str, ...]) -> _Compiled | None:
     plain = not (compiled.insert_prefetch or compiled.update_prefetch
                  or any(b.expanding for b in compiled.binds.values()))
     result = _Compiled(compiled, dialect) if plain else None
+    if not any(known is stmt for known in _statements):
+        _statements.append(stmt)
     _compiled[key] = result
-    _compiled.setdefault(("stmt", id(stmt)), stmt)  # keeps `stmt` alive: its id stays its own
     return result
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from sqlalchemy import event, exc, insert, select
+from sqlalchemy import bindparam, event, exc, insert, select
 
 from service import clock, db, tokens, usecases
 from service.clock_models import Deadline
@@ -18,7 +18,7 @@ from tests.service.test_move_path import opening_slug, start
 
 _MOVES = insert(MoveRow.__table__).inline()
 _GAME = select(GameRow.__table__.c.id, GameRow.__table__.c.state, GameRow.__table__.c.version,
-               GameRow.__table__.c.updated_at).where(GameRow.__table__.c.id == usecases.bindparam("game_id"))
+               GameRow.__table__.c.updated_at).where(GameRow.__table__.c.id == bindparam("game_id"))
 
 
 def _move_row(game_id: str, number: int, *, created_at: datetime | None = None, events=None) -> dict:
