@@ -8,15 +8,16 @@ from __future__ import annotations
 
 import copy
 import marshal
+from collections import Counter
 from typing import Any
 
-from . import cards
 from .errors import StateError
 from .game import DOWN, GONE, OPENING, OVER, PLAY, TIE_REVEAL, UP, Game
 from .options import validate_options, validate_players
 
 SCHEMA = 1
 _PHASES = (OPENING, TIE_REVEAL, PLAY, OVER)
+_FACES = frozenset((DOWN, UP, GONE))
 
 _FIELDS = (
     "names", "options", "seed", "version", "round", "active", "vals", "face", "down", "draw",
@@ -82,21 +83,25 @@ def check_invariants(game: Game) -> None:
     n = game.n
     if len(game.vals) != n or len(game.face) != n or len(game.totals) != n:
         raise StateError("per-seat lists do not match the number of players")
-    everything: list[int] = list(game.draw) + list(game.discard)
+    # counted in C (Counter.update), not card by card in Python: this runs on every load, i.e. every move
+    got = Counter(game.draw)
+    got.update(game.discard)
     if game.held is not None:
-        everything.append(game.held)
+        got[game.held] += 1
     if hasattr(game, "extra_cards"):  # cards a variant keeps elsewhere (SKYJO Action's draw three)
-        everything.extend(game.extra_cards())
+        got.update(game.extra_cards())
     for s in range(n):
         f = game.face[s]
-        if len(f) != 12 or len(game.vals[s]) != 12 or any(x not in (DOWN, UP, GONE) for x in f):
+        if len(f) != 12 or len(game.vals[s]) != 12 or not _FACES.issuperset(f):
             raise StateError(f"seat {s}'s grid is malformed")
         if f.count(DOWN) != game.down[s]:
             raise StateError(f"seat {s}'s face-down count is wrong")
         if s in game.active:
-            everything.extend(v for v, x in zip(game.vals[s], f, strict=True) if x != GONE)
-    expected = cards.counts_of(cards.deck_from_counts(game.deck_counts))
-    got = cards.counts_of(everything)
+            if GONE in f:
+                got.update(v for v, x in zip(game.vals[s], f, strict=True) if x != GONE)
+            else:
+                got.update(game.vals[s])
+    expected = Counter({value: count for value, count in game.deck_counts.items() if count})
     # Removed columns lie on the discard pile, so every card is counted exactly once.
     if got != expected:
         raise StateError("the cards in play are not exactly one deck")

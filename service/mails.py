@@ -6,6 +6,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 
 import jinja2
+import orjson
 from flask import current_app, render_template
 from flask_babel import get_locale, get_translations
 from flask_babel import gettext as _
@@ -42,8 +43,8 @@ def _send(s, game: GameRow, seat: SeatRow, template: str, *, asks: bool = False,
     `asks=True`: the mail asks the seat for a decision, so replying to it plays (Reply-To is the
     seat's reply address with the game version, and the two lines of command help are shown)."""
     token = tokens.seat_token(seat.token_salt)
-    context = _plain(ctx)
-    context.update(game=_game_ctx(game), seat=_seat_ctx(seat), token=token, base=render.base_url(), asks=asks)
+    context = _plain({**ctx, "game": _game_ctx(game), "seat": _seat_ctx(seat), "token": token,
+                      "base": render.base_url(), "asks": asks})
     insert_mail(s, to_addr=seat.email, to_name=seat.name, subject=game.title, template=template, context=context,
                 game_id=None, seat=seat.seat if seat.seat is not None else seat.position,
                 thread_key=_thread(game, seat), unsubscribe_url=render.unsubscribe_url(token),
@@ -58,30 +59,36 @@ def _seat_ctx(seat: SeatRow) -> dict:
     return {"name": seat.name, "seat": seat.seat, "position": seat.position, "is_host": seat.is_host}
 
 
-def _plain(value):
-    """A mail context as JSON data: seats and games as the few fields templates show, datetimes
-    tagged (`_revive` turns them back), views without their event log (no mail shows it). An engine
-    view is JSON data already (tests/engine prove its JSON round trip): it is not walked."""
-    if isinstance(value, dict):
-        if "players" in value and "version" in value and "viewer" in value:  # an engine view
-            return {k: v for k, v in value.items() if k != "log"}
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
+def _json_default(value):
     if isinstance(value, SeatRow | SeatSnapshot):
         return _seat_ctx(value)
     if isinstance(value, GameRow | GameSnapshot):
         return _game_ctx(value)
     if isinstance(value, datetime):
         return {"$dt": value.isoformat()}
-    return value
+    raise TypeError(f"{type(value).__name__} does not belong in a mail context")
+
+
+def _is_view(value) -> bool:
+    return isinstance(value, dict) and "players" in value and "version" in value and "viewer" in value
+
+
+def _plain(ctx: dict) -> orjson.Fragment:
+    """A mail context as JSON text, ready for the outbox's JSON column: seats and games as the few
+    fields templates show, datetimes tagged (`_revive` turns them back), views without their event
+    log (no mail shows it). One orjson call (in C) instead of walking the context in Python, and
+    nothing is serialized twice: this runs for every mail a move queues."""
+    ctx = {k: {n: x for n, x in v.items() if n != "log"} if _is_view(v) and "log" in v else v
+           for k, v in ctx.items()}
+    return orjson.Fragment(orjson.dumps(ctx, default=_json_default,
+                                        option=orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_NON_STR_KEYS))
 
 
 def _revive(value):
     if isinstance(value, dict):
         if len(value) == 1 and "$dt" in value:
             return datetime.fromisoformat(value["$dt"])
-        if "players" in value and "version" in value and "viewer" in value:
+        if _is_view(value):
             return value  # an engine view: no datetimes in it
         return {k: _revive(v) for k, v in value.items()}
     if isinstance(value, list):

@@ -30,6 +30,7 @@ import smtplib
 import socket
 import ssl
 import threading
+import time
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -183,6 +184,11 @@ class MailConfig:
         """Domain for Message-IDs: MAIL_FROM's domain (else BASE_URL's host, else localhost)."""
         return _domain_of(self.from_address.domain, self.base_host)
 
+    @property
+    def from_header(self) -> str:
+        """`from_address` as header text (formatting an Address is slow; it is asked for every mail)."""
+        return _from_header(self.mail_from, self.base_host)
+
 
 @functools.lru_cache(maxsize=64)
 def _host_of(base_url: str) -> str:
@@ -194,6 +200,11 @@ def _host_of(base_url: str) -> str:
 @functools.lru_cache(maxsize=64)
 def _domain_of(from_domain: str, base_host: str) -> str:
     return re.sub(r"[^A-Za-z0-9.-]", "", from_domain) or base_host
+
+
+@functools.lru_cache(maxsize=64)
+def _from_header(mail_from: str, base_host: str) -> str:
+    return str(_parse_from(mail_from, base_host))
 
 
 _configured: MailConfig | None = None
@@ -210,6 +221,11 @@ def configure(*, mail_from: str | None = None, base_url: str | None = None) -> M
     return _configured
 
 
+@functools.lru_cache(maxsize=16)
+def _config_of(mail_from: str, base_url: str) -> MailConfig:
+    return MailConfig(mail_from=mail_from, base_url=base_url)
+
+
 def current_config() -> MailConfig:
     """App config when an app context is active, else `configure(...)`, else environment."""
     try:
@@ -217,10 +233,7 @@ def current_config() -> MailConfig:
 
         if has_app_context():
             cfg = current_app.config
-            return MailConfig(
-                mail_from=cfg.get("MAIL_FROM") or DEFAULT_MAIL_FROM,
-                base_url=cfg.get("BASE_URL") or DEFAULT_BASE_URL,
-            )
+            return _config_of(cfg.get("MAIL_FROM") or DEFAULT_MAIL_FROM, cfg.get("BASE_URL") or DEFAULT_BASE_URL)
     except ImportError:  # pragma: no cover - flask is a dependency
         pass
     if _configured is not None:
@@ -238,8 +251,10 @@ def current_config() -> MailConfig:
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
 
 
+@functools.lru_cache(maxsize=4096)
 def clean_header_text(value: str, max_len: int = 200) -> str:
-    """One line of text safe for a header: control characters (CR, LF, ...) become spaces."""
+    """One line of text safe for a header: control characters (CR, LF, ...) become spaces.
+    Cached: a game's names and subject come back in every mail it sends."""
     value = unicodedata.normalize("NFC", str(value))
     value = _CONTROL.sub(" ", value)
     value = re.sub(r"\s+", " ", value).strip()
@@ -292,6 +307,7 @@ def _clean_url(url: str) -> str:
     return url
 
 
+@functools.lru_cache(maxsize=4096)
 def _clean_thread_key(key: str) -> str:
     key = re.sub(r"[^A-Za-z0-9._+-]", "-", str(key)).strip(".-")
     if not key:
@@ -300,7 +316,10 @@ def _clean_thread_key(key: str) -> str:
 
 
 def new_message_id(domain: str) -> str:
-    return f"<{secrets.token_hex(16)}@{domain}>"
+    """`<time.random@domain>`: the time in ns (hex) first, so new ids land at the end of the unique
+    index instead of on a random page of it (each mail a move queues wrote a page of its own
+    there), then 128 random bits, which make it unique."""
+    return f"<{time.time_ns():x}.{secrets.token_hex(16)}@{domain}>"
 
 
 def thread_root_id(thread_key: str, domain: str) -> str:
@@ -365,7 +384,7 @@ def mail_values(
     return {
         "game_id": game_id,
         "seat": seat,
-        "from_addr": str(cfg.from_address),
+        "from_addr": cfg.from_header,
         "to_addr": clean_address(to_addr),
         "to_name": clean_header_text(to_name or "", 100),
         "subject": clean_header_text(subject, 250),

@@ -28,7 +28,7 @@ def _key() -> bytes:
 
 
 def derive(purpose: str, salt: str) -> str:
-    mac = hmac.new(_key(), f"{purpose}:{salt}".encode(), hashlib.sha256).digest()[:TOKEN_BYTES]
+    mac = hmac.digest(_key(), f"{purpose}:{salt}".encode(), "sha256")[:TOKEN_BYTES]  # one-shot, in C
     return base64.urlsafe_b64encode(mac).rstrip(b"=").decode()
 
 
@@ -68,7 +68,7 @@ def reply_token(game_id: str, token_hash: str) -> str:
     HMAC(SECRET_KEY, "reply:" + the seat's current token hash) in lowercase base32, so mail systems
     that lowercase addresses keep it working, a database copy alone gives no working address, and
     rotating the seat's links (a new token, a new hash) invalidates every old reply address."""
-    mac = hmac.new(_key(), f"reply:{token_hash}".encode(), hashlib.sha256).digest()[:REPLY_MAC_BYTES]
+    mac = hmac.digest(_key(), f"reply:{token_hash}".encode(), "sha256")[:REPLY_MAC_BYTES]
     return f"{game_id}-" + base64.b32encode(mac).decode().rstrip("=").lower()
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from flask_babel import gettext as _
-from sqlalchemy import bindparam, event, func, insert, update
+from sqlalchemy import bindparam, event, exists, func, insert, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
@@ -104,7 +104,6 @@ _SEAT_SNAPSHOTS_OF_TOKEN = (
     .where(_ST.c.game_id == select(_ST.c.game_id).where(_ST.c.token_hash == bindparam("token_hash"))
            .scalar_subquery())
     .order_by(_ST.c.position))
-_SEAT_SNAPSHOTS_OF_GAME = select(*_ST.c).where(_ST.c.game_id == bindparam("game_id")).order_by(_ST.c.position)
 _SEAT_KEYS = [c.key for c in _ST.c]
 _GAME_KEYS = [c.key for c in _GAME_COLS]
 
@@ -118,12 +117,6 @@ def snapshots_by_token(conn: Connection, token_hash: str) -> tuple[GameSnapshot,
     seats = [SeatSnapshot(**dict(zip(_SEAT_KEYS, r[:n], strict=True))) for r in rows]
     game = GameSnapshot(**dict(zip(_GAME_KEYS, rows[0][n:], strict=True)))
     return game, seats
-
-
-def seat_snapshots(s: Session, game_id: str) -> list[SeatSnapshot]:
-    """The game's seats in order, as snapshots (one Core query)."""
-    return [SeatSnapshot(**dict(zip(_SEAT_KEYS, r, strict=True)))
-            for r in direct(s.connection(), _SEAT_SNAPSHOTS_OF_GAME, {"game_id": game_id})]
 
 
 def game_title(names: list[str]) -> str:
@@ -455,40 +448,38 @@ def prepare_link_move(conn: Connection, token: str, slug: str, expected_version:
     return Prepared(token_hash, seat, game, seats, g, moves, pending_before, events)
 
 
-def save_prepared(s: Session, p: Prepared, *, fresh_seats: bool = False) -> Played | None:
-    """Write a decision `prepare_link_move` made (all its writes in `s`'s transaction). Returns None,
-    having written nothing, when the game moved on or the seat changed since (`fresh_seats`: read
-    the seats again, when the decision was prepared in an earlier transaction); `play` decides then."""
-    seats = p.seats
-    if fresh_seats:
-        seats = seat_snapshots(s, p.game.id)
-        seat = next((r for r in seats if r.token_hash == p.token_hash), None)
-        if seat is None or seat.seat != p.seat.seat:
-            return None
-    else:
-        seat = p.seat
-    before_version = p.game.version
+def save_prepared(s: Session, p: Prepared) -> Played | None:
+    """Write a decision `prepare_link_move` made (all its writes in `s`'s transaction, which may
+    begin after the read: on SQLite the read runs before the writer's lock). Returns None, having
+    written nothing, when the game moved on or the link's seat changed since (a rotated token):
+    the version UPDATE checks both, so no second read is needed; `play` decides then."""
     try:
-        save_moves(s, p.game, seat, before_version, p.new, p.moves, p.pending_before, p.events, seats=seats)
-    except Conflict:  # the conditional UPDATE found another version: nothing was written
+        save_moves(s, p.game, p.seat, p.game.version, p.new, p.moves, p.pending_before, p.events, seats=p.seats,
+                   token_hash=p.token_hash)
+    except Conflict:  # the conditional UPDATE found another version or seat: nothing was written
         return None
-    return Played(p.game, seat, p.moves, p.events)
+    return Played(p.game, p.seat, p.moves, p.events)
 
 
+_GT_C, _ST_C = GameRow.__table__.c, SeatRow.__table__.c
 _SAVE_GAME = (update(GameRow.__table__)
-              .where(GameRow.__table__.c.id == bindparam("game_id"),
-                     GameRow.__table__.c.version == bindparam("before"))
+              .where(_GT_C.id == bindparam("game_id"), _GT_C.version == bindparam("before"))
               .values(state=bindparam("state"), version=bindparam("version"),
                       updated_at=bindparam("updated_at"), status=bindparam("status")))
+# the same, only while the link's token still belongs to the moving seat (a decision prepared
+# before the write transaction began: `save_prepared`)
+_SAVE_GAME_OF_SEAT = _SAVE_GAME.where(exists().where(
+    _ST_C.game_id == _GT_C.id, _ST_C.token_hash == bindparam("token_hash"), _ST_C.seat == bindparam("seat")))
 _LOG_MOVE = insert(MoveRow.__table__).inline()  # no RETURNING: nothing reads the new ids
 
 
 def save_moves(s: Session, game: GameRow | GameSnapshot, seat: SeatRow | SeatSnapshot, before_version: int,
                new: engine.Game, moves: list[str], pending_before: set[int], events: list[dict], *,
-               seats: list | None = None) -> None:
+               seats: list | None = None, token_hash: str | None = None) -> None:
     """The shared tail of every applied decision (link POST, plan form, reply mail): the conditional
     version UPDATE, one MoveRow per step, then the mails (and the clock) in the same transaction.
-    `seats`: the game's seats as read in this transaction (default: `seats_of`)."""
+    `seats`: the game's seats (default: `seats_of`). `token_hash`: the UPDATE also checks that this
+    token still belongs to `seat` (when the seat was read before this transaction)."""
     now = utcnow()
     new_state = new.to_json()
     # the event log stays in the move log: the state keeps the log it was loaded with, and this
@@ -498,8 +489,12 @@ def save_moves(s: Session, game: GameRow | GameSnapshot, seat: SeatRow | SeatSna
     new_state["log"] = new_state["log"][:log0]
     new_status = "finished" if new.is_over else "active"
     conn = s.connection()
-    res = direct(conn, _SAVE_GAME, {"game_id": game.id, "before": before_version, "state": new_state,
-                                    "version": new.version, "updated_at": now, "status": new_status})
+    values = {"game_id": game.id, "before": before_version, "state": new_state, "version": new.version,
+              "updated_at": now, "status": new_status}
+    if token_hash is None:
+        res = direct(conn, _SAVE_GAME, values)
+    else:
+        res = direct(conn, _SAVE_GAME_OF_SEAT, {**values, "token_hash": token_hash, "seat": seat.seat})
     if res.rowcount != 1:
         raise Conflict(_("Somebody else moved at the same moment. Here is the current board."),
                        game=game, seat=seat)

@@ -198,15 +198,15 @@ def _play(token: str, slug: str, texts: list[str]):
 def _play_common_case(token: str, slug: str, version: int, form_game: str | None, form_seat: int | None):
     """A current link's move, lean (`usecases.prepare_link_move`), or None (nothing written). On
     SQLite (one writer at a time) the checks and the engine run first, after one read statement, so the
-    writer's lock is held only for the writes; `save_prepared` reads the seats again and its UPDATE
-    checks the version. On PostgreSQL both run in one transaction."""
+    writer's lock is held only for the writes; `save_prepared`'s UPDATE checks that the version and
+    the link's seat are still those read. On PostgreSQL both run in one transaction."""
     if current_app.extensions.get("skyjo_writers") is not None:
         with single_read() as conn:
             prepared = usecases.prepare_link_move(conn, token, slug, version, form_game=form_game, form_seat=form_seat)
         if prepared is None:
             return None
         with transaction(write=True) as s:
-            return usecases.save_prepared(s, prepared, fresh_seats=True)
+            return usecases.save_prepared(s, prepared)
     with transaction(write=True) as s:
         prepared = usecases.prepare_link_move(s.connection(), token, slug, version, form_game=form_game,
                                               form_seat=form_seat)

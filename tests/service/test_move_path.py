@@ -94,7 +94,7 @@ def test_token_rotated_between_read_and_write_writes_nothing(app):
         with db.transaction(write=True) as s:
             usecases.rotate_token(s, tokens[seat])
         with db.transaction(write=True) as s:
-            assert usecases.save_prepared(s, prepared, fresh_seats=True) is None
+            assert usecases.save_prepared(s, prepared) is None
     after = state_of(app, game_id)
     assert (after["version"], after["moves"], after["open"]) == (before["version"], before["moves"], before["open"])
 
@@ -108,9 +108,8 @@ def test_game_moved_on_between_read_and_write_writes_nothing(app):
         with db.transaction(write=True) as s:  # Bo reveals first (the opening: both decide at once)
             usecases.play(s, tokens[1], slug1, 0)
         before = state_of(app, game_id)
-        for fresh in (True, False):
-            with db.transaction(write=True) as s:
-                assert usecases.save_prepared(s, prepared, fresh_seats=fresh) is None
+        with db.transaction(write=True) as s:
+            assert usecases.save_prepared(s, prepared) is None
         assert state_of(app, game_id) == before
         with db.transaction(write=True) as s:  # what the POST does then: Ann's link is still good
             played = usecases.play(s, tokens[0], slug0, 0, form_game=game_id, form_seat=0)
@@ -142,7 +141,7 @@ def test_lean_path_writes_what_play_writes_for_take_and_swap(app):
                                                   form_seat=turn.seat)
         assert prepared is not None and prepared.moves == texts
         with db.transaction(write=True) as s:
-            assert usecases.save_prepared(s, prepared, fresh_seats=True) is not None
+            assert usecases.save_prepared(s, prepared) is not None
         with db.transaction(write=True) as s:
             usecases.play(s, play_tokens[turn.seat], slug, version, form_game=play_id, form_seat=turn.seat)
     lean, played = state_of(app, lean_id), state_of(app, play_id)
@@ -161,5 +160,5 @@ def test_read_phase_is_one_statement_outside_a_transaction(app, db_url):
             if db_url.startswith("sqlite"):
                 assert not conn.connection.dbapi_connection.in_transaction  # no BEGIN went to SQLite
         with db.transaction(write=True) as s:
-            assert usecases.save_prepared(s, prepared, fresh_seats=True) is not None
+            assert usecases.save_prepared(s, prepared) is not None
     assert state_of(app, game_id)["version"] == 1
