@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from flask_babel import gettext as _
-from sqlalchemy import bindparam, event, exists, func, insert, update
+from sqlalchemy import JSON, bindparam, case, event, exists, func, insert, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
@@ -97,25 +97,32 @@ def seats_of(s: Session, game_id: str) -> list[SeatRow]:
 
 
 _GT, _ST = GameRow.__table__, SeatRow.__table__
-_GAME_COLS = [c for c in _GT.c if c.key not in {"record", "setup"}]
+# What a move needs of the game and its seats: not the deal (`record`, `setup`) nor the creation
+# times. The game's JSON columns come on the moving seat's row only, so they are decoded once.
+_SNAP_SEAT_COLS = [c for c in _ST.c if c.key != "created_at"]
+_SNAP_GAME_COLS = [c for c in _GT.c if c.key not in {"record", "setup", "created_at", "updated_at"}]
+_MINE = _ST.c.token_hash == bindparam("token_hash")
 _SEAT_SNAPSHOTS_OF_TOKEN = (
-    select(*_ST.c, *(c.label(f"g_{c.key}") for c in _GAME_COLS))
+    select(*_SNAP_SEAT_COLS, *(case((_MINE, c)).label(f"g_{c.key}") if isinstance(c.type, JSON) else c.label(f"g_{c.key}")
+                               for c in _SNAP_GAME_COLS))
     .join(_GT, _GT.c.id == _ST.c.game_id)
-    .where(_ST.c.game_id == select(_ST.c.game_id).where(_ST.c.token_hash == bindparam("token_hash"))
-           .scalar_subquery())
+    .where(_ST.c.game_id == select(_ST.c.game_id).where(_MINE).scalar_subquery())
     .order_by(_ST.c.position))
-_SEAT_KEYS = [c.key for c in _ST.c]
-_GAME_KEYS = [c.key for c in _GAME_COLS]
+_SEAT_KEYS = [c.key for c in _SNAP_SEAT_COLS]
+_GAME_KEYS = [c.key for c in _SNAP_GAME_COLS]
+_TOKEN_HASH_AT = _SEAT_KEYS.index("token_hash")
 
 
 def snapshots_by_token(conn: Connection, token_hash: str) -> tuple[GameSnapshot, list[SeatSnapshot]] | None:
-    """The game a token hash belongs to and all its seats, in one Core query (None: no such seat)."""
+    """The game a token hash belongs to (without its deal and creation times) and all its seats
+    (without their creation times), in one Core query (None: no such seat)."""
     rows = direct(conn, _SEAT_SNAPSHOTS_OF_TOKEN, {"token_hash": token_hash}).rows
-    if not rows:
+    mine = next((r for r in rows if r[_TOKEN_HASH_AT] == token_hash), None)
+    if mine is None:
         return None
     n = len(_SEAT_KEYS)
     seats = [SeatSnapshot(**dict(zip(_SEAT_KEYS, r[:n], strict=True))) for r in rows]
-    game = GameSnapshot(**dict(zip(_GAME_KEYS, rows[0][n:], strict=True)))
+    game = GameSnapshot(**dict(zip(_GAME_KEYS, mine[n:], strict=True)))
     return game, seats
 
 
