@@ -7,12 +7,25 @@ import secrets
 from pathlib import Path
 
 from flask import Flask
+from flask.sessions import SecureCookieSessionInterface
 from flask_babel import Babel
 from flask_wtf.csrf import CSRFProtect
 
 ROOT = Path(__file__).resolve().parent.parent
 csrf = CSRFProtect()
 babel = Babel()
+
+
+class _SessionInterface(SecureCookieSessionInterface):
+    """Flask's signed-cookie session, with its serializer made once per key instead of on every
+    request (Flask builds it anew each time; most requests, move POSTs included, have no cookie)."""
+
+    def get_signing_serializer(self, app: Flask):
+        keys = (app.secret_key, tuple(app.config.get("SECRET_KEY_FALLBACKS") or ()))
+        cached = app.extensions.get("skyjo_session_serializer")
+        if cached is None or cached[0] != keys:
+            cached = app.extensions["skyjo_session_serializer"] = (keys, super().get_signing_serializer(app))
+        return cached[1]
 
 
 def _env_config(instance_path: str) -> dict:
@@ -41,6 +54,7 @@ def _dev_secret(instance_path: str) -> str:
 
 def create_app(config: dict | None = None) -> Flask:
     app = Flask(__name__, instance_relative_config=True, template_folder=str(ROOT / "templates"))
+    app.session_interface = _SessionInterface()
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     app.config.update(
         BABEL_DEFAULT_LOCALE="en",
