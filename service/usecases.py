@@ -20,6 +20,7 @@ from sqlmodel import Session, select
 import engine
 from engine.view import with_text
 from service import clock, clock_service, mails, outbox, render, tokens
+from service.db import CoreTx, NeedsSession
 from service.direct import batch, direct
 from service.models import GameRow, GameSnapshot, MoveRow, SeatRow, SeatSnapshot, utcnow
 
@@ -455,11 +456,12 @@ def prepare_link_move(conn: Connection, token: str, slug: str, expected_version:
     return Prepared(token_hash, seat, game, seats, g, moves, pending_before, events)
 
 
-def save_prepared(s: Session, p: Prepared) -> Played | None:
+def save_prepared(s: Session | CoreTx, p: Prepared) -> Played | None:
     """Write a decision `prepare_link_move` made (all its writes in `s`'s transaction, which may
     begin after the read: on SQLite the read runs before the writer's lock). Returns None, having
     written nothing, when the game moved on or the link's seat changed since (a rotated token):
-    the version UPDATE checks both, so no second read is needed; `play` decides then."""
+    the version UPDATE checks both, so no second read is needed; `play` decides then. In a `CoreTx`
+    a move that needs the ORM raises `db.NeedsSession` (game over, a returning timed-out player)."""
     try:
         save_moves(s, p.game, p.seat, p.game.version, p.new, p.moves, p.pending_before, p.events, seats=p.seats,
                    token_hash=p.token_hash)
@@ -480,7 +482,7 @@ _SAVE_GAME_OF_SEAT = _SAVE_GAME.where(exists().where(
 _LOG_MOVE = insert(MoveRow.__table__).inline()  # no RETURNING: nothing reads the new ids
 
 
-def save_moves(s: Session, game: GameRow | GameSnapshot, seat: SeatRow | SeatSnapshot, before_version: int,
+def save_moves(s: Session | CoreTx, game: GameRow | GameSnapshot, seat: SeatRow | SeatSnapshot, before_version: int,
                new: engine.Game, moves: list[str], pending_before: set[int], events: list[dict], *,
                seats: list | None = None, token_hash: str | None = None) -> None:
     """The shared tail of every applied decision (link POST, plan form, reply mail): the conditional
@@ -523,8 +525,11 @@ def save_moves(s: Session, game: GameRow | GameSnapshot, seat: SeatRow | SeatSna
              "events": history if i == len(moves) else None}
             for i, m in enumerate(moves, start=1)])
         known = clock_service.clock_of(s, game, new)
+    routine = clock_service.routine(new, seat.seat, known)
+    if not routine and isinstance(s, CoreTx):
+        raise NeedsSession("game over, or a seat's timeouts to reset: the clock's ORM path")
     # the deadlines, then the mails: in a routine move only writes, sent in one round trip too
-    with batch(conn) if clock_service.routine(new, seat.seat, known) else nullcontext():
+    with batch(conn) if routine else nullcontext():
         status = clock_service.moved(s, game, new, seat.seat, known=known)
         mails.after_move(s, game, seats, pending_before, new, seat.seat, events, clock_status=status)
         outbox.flush_mails(s)

@@ -7,7 +7,7 @@ from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 
 from service import csrf, ratelimit, render, tokens, usecases
-from service.db import single_read, transaction
+from service.db import NeedsSession, core_write, single_read, transaction
 from service.forms import LinksForm, NewGameForm
 from service.models import GameRow, SeatRow
 from service.usecases import Conflict, NotFound
@@ -196,21 +196,21 @@ def _play(token: str, slug: str, texts: list[str]):
 
 
 def _play_common_case(token: str, slug: str, version: int, form_game: str | None, form_seat: int | None):
-    """A current link's move, lean (`usecases.prepare_link_move`), or None (nothing written). On
-    SQLite (one writer at a time) the checks and the engine run first, after one read statement, so the
-    writer's lock is held only for the writes; `save_prepared`'s UPDATE checks that the version and
-    the link's seat are still those read. On PostgreSQL both run in one transaction."""
-    if current_app.extensions.get("skyjo_writers") is not None:
-        with single_read() as conn:
-            prepared = usecases.prepare_link_move(conn, token, slug, version, form_game=form_game, form_seat=form_seat)
+    """A current link's move, lean, or None (nothing written): `usecases.prepare_link_move` reads
+    with one statement and runs the engine, then `save_prepared` writes in a `db.core_write`
+    transaction on the same connection (Core only, no Session); its UPDATE checks that the version
+    and the link's seat are still those read. On SQLite the read runs before the writer's lock, so
+    the lock is held only for the writes; on PostgreSQL read and writes are one transaction. A move
+    that needs the ORM (game over, a returning timed-out player) is left to `play`."""
+    with single_read() as conn:
+        prepared = usecases.prepare_link_move(conn, token, slug, version, form_game=form_game, form_seat=form_seat)
         if prepared is None:
             return None
-        with transaction(write=True) as s:
-            return usecases.save_prepared(s, prepared)
-    with transaction(write=True) as s:
-        prepared = usecases.prepare_link_move(s.connection(), token, slug, version, form_game=form_game,
-                                              form_seat=form_seat)
-        return usecases.save_prepared(s, prepared) if prepared is not None else None
+        try:
+            with core_write(conn) as tx:
+                return usecases.save_prepared(tx, prepared)
+        except NeedsSession:
+            return None
 
 
 @bp.post("/s/<token>/plan")

@@ -5,11 +5,12 @@ POST then falls back to `play`, which explains or applies)."""
 
 from __future__ import annotations
 
+import pytest
 from sqlmodel import select
 
 import engine
-from service import db, render, usecases
-from service.clock_models import Deadline
+from service import db, render, tokens, usecases
+from service.clock_models import Deadline, SeatClock
 from service.models import GameRow, MoveRow
 from service.outbox import OutboxMail
 
@@ -162,3 +163,51 @@ def test_read_phase_is_one_statement_outside_a_transaction(app, db_url):
         with db.transaction(write=True) as s:
             assert usecases.save_prepared(s, prepared) is not None
     assert state_of(app, game_id)["version"] == 1
+
+
+def _post_move(app, token: str, slug: str, version: int, game_id: str, seat: int):
+    """The Confirm POST of a move link, with the form's own CSRF token (as the Confirm page has it)."""
+    with app.test_request_context():
+        form_token = tokens.move_form_token(token, slug, version)
+    return app.test_client().post(f"/s/{token}/m/{slug}", data={
+        "csrf_token": form_token, "game": game_id, "seat": seat, "move": slug, "version": version})
+
+
+def test_confirm_post_writes_in_a_core_transaction(app, monkeypatch):
+    """The common Confirm POST saves through `db.core_write` (no Session) and writes what `play`
+    writes: the same rows as the use case on a game dealt alike."""
+    lean_id, lean_tokens = start(app, SEED)
+    play_id, play_tokens = start(app, SEED)
+    seen = []
+    real = usecases.save_prepared
+    monkeypatch.setattr(usecases, "save_prepared", lambda s, p: seen.append(type(s)) or real(s, p))
+    r = _post_move(app, lean_tokens[0], opening_slug(0), 0, lean_id, 0)
+    assert r.status_code == 303 and seen == [db.CoreTx]
+    with app.app_context(), db.transaction(write=True) as s:
+        usecases.play(s, play_tokens[0], opening_slug(0), 0, form_game=play_id, form_seat=0)
+    assert state_of(app, lean_id) == state_of(app, play_id)
+
+
+def test_core_transaction_leaves_a_returning_timed_out_player_to_play(app):
+    """A seat whose timeouts the move resets needs the clock's ORM path: in a `CoreTx` the save
+    raises `NeedsSession` and writes nothing, and the Confirm POST then plays it through `play`
+    (once: the count is reset, the version is up by one)."""
+    game_id, seat_tokens = start(app)
+    with app.app_context(), db.transaction(write=True) as s:
+        sc = s.get(SeatClock, (game_id, 0))
+        sc.consecutive_timeouts = 2
+    slug = opening_slug(0)
+    with app.app_context():
+        before = state_of(app, game_id)
+        with db.single_read() as conn:
+            prepared = usecases.prepare_link_move(conn, seat_tokens[0], slug, 0, form_game=game_id, form_seat=0)
+            assert prepared is not None
+            with pytest.raises(db.NeedsSession), db.core_write(conn) as tx:
+                usecases.save_prepared(tx, prepared)
+        assert state_of(app, game_id) == before
+    r = _post_move(app, seat_tokens[0], slug, 0, game_id, 0)
+    assert r.status_code == 303
+    after = state_of(app, game_id)
+    assert after["version"] == 1 and len(after["moves"]) == 1
+    with app.app_context(), db.transaction() as s:
+        assert s.get(SeatClock, (game_id, 0)).consecutive_timeouts == 0
