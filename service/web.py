@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, flash, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 
@@ -13,6 +13,12 @@ from service.models import GameRow, SeatRow
 from service.usecases import Conflict, NotFound
 
 bp = Blueprint("web", __name__)
+
+
+def _see_other(location: str):
+    """303 to `location` after a POST, with an empty body (Flask's `redirect` writes a small HTML
+    page that browsers never show; the Confirm POST of every move answers with this)."""
+    return "", 303, {"Location": location}
 
 
 @bp.after_app_request
@@ -52,7 +58,7 @@ def new_game():
         else:
             flash(_("Your game is set up and the invitations are on their way. Keep this page's address: "
                     "it is your personal link (it was mailed to you too)."))
-            return redirect(render.seat_path(created.tokens[0]), code=303)
+            return _see_other(render.seat_path(created.tokens[0]))
     status = 400 if request.method == "POST" else 200
     return render_template("new.html", form=form), status
 
@@ -192,7 +198,7 @@ def _play(token: str, slug: str, texts: list[str]):
     except Conflict as exc:
         _acted_anyway(token)
         return _seat_page(token, message=exc.message, status=409)
-    return redirect(f"{render.seat_path(token)}?done={played.game.version}", code=303)
+    return _see_other(f"{render.seat_path(token)}?done={played.game.version}")
 
 
 def _play_common_case(token: str, slug: str, version: int, form_game: str | None, form_seat: int | None):
@@ -229,7 +235,7 @@ def plan(token: str):
     except usecases.Invalid as exc:
         return _seat_page(token, message=exc.message, status=400)
     flash(_("Done: %(what)s", what=played.plan_text))
-    return redirect(render.seat_path(token), code=303)
+    return _see_other(render.seat_path(token))
 
 
 def _acted_anyway(token: str) -> None:
@@ -254,7 +260,7 @@ def vacation(token: str):
     with transaction(write=True) as s:
         clock_service.start_vacation(s, token, days)
     flash(_("Enjoy your break: your deadlines are paused for %(n)s days.", n=days))
-    return redirect(render.seat_path(token), code=303)
+    return _see_other(render.seat_path(token))
 
 
 @bp.post("/s/<token>/vacation/end")
@@ -264,7 +270,7 @@ def vacation_end(token: str):
     with transaction(write=True) as s:
         clock_service.stop_vacation(s, token)
     flash(_("Welcome back: your deadlines run again."))
-    return redirect(render.seat_path(token), code=303)
+    return _see_other(render.seat_path(token))
 
 
 @bp.post("/s/<token>/play-now")
@@ -278,7 +284,7 @@ def play_now(token: str):
     with transaction(write=True) as s:
         name = clock_service.host_play_now(s, token, target)
     flash(_("The computer will make %(name)s's decision within a minute.", name=name))
-    return redirect(render.seat_path(token), code=303)
+    return _see_other(render.seat_path(token))
 
 
 @bp.post("/s/<token>/accept")
@@ -288,7 +294,7 @@ def accept(token: str):
         _seat, game = usecases.accept(s, token, tz=tz)
     flash(_("You are in! The cards are dealt as soon as everybody has answered.")
           if game.status == "inviting" else _("You are in!"))
-    return redirect(render.seat_path(token), code=303)
+    return _see_other(render.seat_path(token))
 
 
 @bp.post("/s/<token>/decline")
@@ -296,7 +302,7 @@ def decline(token: str):
     with transaction(write=True) as s:
         usecases.decline(s, token)
     flash(_("You declined the invitation. The host has been told."))
-    return redirect(render.seat_path(token), code=303)
+    return _see_other(render.seat_path(token))
 
 
 @bp.post("/s/<token>/cancel")
@@ -304,7 +310,7 @@ def cancel(token: str):
     with transaction(write=True) as s:
         usecases.cancel(s, token)
     flash(_("The game is cancelled; the players have been told."))
-    return redirect(render.seat_path(token), code=303)
+    return _see_other(render.seat_path(token))
 
 
 @bp.post("/s/<token>/rotate")
@@ -312,7 +318,7 @@ def rotate(token: str):
     with transaction(write=True) as s:
         _seat, new = usecases.rotate_token(s, token)
     flash(_("Your link was replaced; old links and mails no longer work. Bookmark this page."))
-    return redirect(render.seat_path(new), code=303)
+    return _see_other(render.seat_path(new))
 
 
 @bp.post("/s/<token>/rematch")
@@ -320,7 +326,7 @@ def rematch(token: str):
     with transaction(write=True) as s:
         _game, new = usecases.rematch(s, token)
     flash(_("Rematch! Invitations are on their way."))
-    return redirect(render.seat_path(new), code=303)
+    return _see_other(render.seat_path(new))
 
 
 @bp.route("/s/<token>/prefs", methods=["GET", "POST"])
@@ -329,7 +335,7 @@ def prefs(token: str):
         with transaction(write=True) as s:
             usecases.set_mail_pref(s, token, request.form.get("mail_pref", ""))
         flash(_("Your mail preference is saved."))
-        return redirect(url_for("web.prefs", token=token), code=303)
+        return _see_other(url_for("web.prefs", token=token))
     with transaction() as s:
         seat, game = usecases.seat_by_token(s, token)
     return render_template("prefs.html", seat=seat, game=game, token=token)
