@@ -10,10 +10,12 @@
    turns: medians over `--idle-runs` sweeps each and their ratio (target <= 1.2: due rows are found
    through the partial index, not by scanning);
 3. the sweep of `--due` rows again with `--parallel` worker processes;
-4. the clock's part of a move (what `clock_service.moved` runs in every move's transaction:
-   `seat_states`, `note_player_acted`, `schedule_decisions`, `board_status`) over `--moves` moves of
-   2-player games played by the engine's bot: median ms per move and SQL statements per move
-   (target <= 0.4 ms on SQLite; 4 statements for the common move).
+4. the clock's full path of a move (what `clock_service.moved` runs in a move's transaction when
+   the move cannot hold its decision on the game row: `seat_states`, `note_player_acted`,
+   `schedule_decisions`, `board_status`) over `--moves` moves of 2-player games played by the
+   engine's bot: median ms per move and SQL statements per move (target <= 0.4 ms on SQLite; 4
+   statements for the common move). A routine move in play holds its decision instead and runs no
+   clock statement at all (`clock_service`, "held decisions"; its cost is in bench/service.py).
 
 Rows are generated inside the database (`generate_series` / a recursive CTE), so inserting a
 million takes seconds. PostgreSQL: BENCH_POSTGRES_URL or TEST_POSTGRES_URL (default

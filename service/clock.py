@@ -129,6 +129,10 @@ class ClockHandlers(Protocol):
     def on_digest(self, session: Session, seat_clocks: list[SeatClock], now: datetime) -> None:
         """Queue one digest mail to `seat_clocks[0].address` listing each (game_id, seat)."""
 
+    # Optional: `before_sweep(session_factory, now) -> int`, called first by `tick`: decisions the
+    # service holds elsewhere and that are due at `now` become `clock_deadline` rows (the service's
+    # held decisions, see `clock_service`), so that this sweep handles them. Returns how many.
+
 
 @dataclass
 class TickReport:
@@ -405,8 +409,12 @@ def game_clock(session: Session, game_id: str) -> GameClock:
     return clocks, rows
 
 
-def _open_rows(session: Session, game_id: str) -> list[OpenDeadline]:
-    return [OpenDeadline._make(r) for r in _core(session).execute(_OPEN_OF_GAME, {"game_id": game_id})]
+def game_open_rows(session: Session, game_id: str) -> list[OpenDeadline]:
+    """The game's open `clock_deadline` rows as `OpenDeadline` tuples, by seat then id."""
+    return [OpenDeadline._make(r) for r in direct(_core(session), _OPEN_OF_GAME, {"game_id": game_id})]
+
+
+_open_rows = game_open_rows
 
 
 def open_deadlines(session: Session, game_id: str, seat: int | None = None) -> list[Deadline]:
@@ -615,6 +623,36 @@ def _new_row(game_id: str, seat: int, kind: str, version: int, settings: ClockSe
             "decision_seconds": decision_s, "reminders_left": reminders, "reminders_sent": 0, "created_at": now,
             "deadline_at": deadline_at, "next_at": next_at, "next_event": next_event,
             "vacation_until": vacation_until, "paused_remaining_s": paused, "bot_played": bot, "attempts": 0}
+
+
+# A decision's row values (`_new_row`) kept elsewhere than in `clock_deadline` (the service holds the
+# one decision owed in play on its game row): as JSON data, then back, then inserted as the row it
+# would have been from the start (same deadline, reminders and times).
+_HELD_TIMES = ("created_at", "deadline_at", "next_at", "vacation_until")
+
+
+def new_decision(game_id: str, seat: int, kind: str, version: int, settings: ClockSettings,
+                 sc: SeatState | SeatClock | None, now: datetime) -> dict:
+    """The row values of a decision that has just come up (what `schedule_decisions` inserts)."""
+    return _new_row(game_id, seat, kind, version, settings, sc, _naive(now))
+
+
+def held_json(values: dict) -> dict:
+    return {k: (v.isoformat() if k in _HELD_TIMES and v is not None else v) for k, v in values.items()}
+
+
+def held_values(data: dict) -> dict:
+    return {k: (datetime.fromisoformat(v) if k in _HELD_TIMES and v is not None else v) for k, v in data.items()}
+
+
+def held_row(values: dict) -> OpenDeadline:
+    """A held decision as `schedule_decisions` returns open rows (id None: not in the table)."""
+    return OpenDeadline(None, values["seat"], values["kind"], values["deadline_at"], values["policy"])
+
+
+def insert_decision(session: Session, values: dict) -> None:
+    """Write a held decision into `clock_deadline` (its values as `new_decision` made them)."""
+    direct(_core(session), _INSERT_ROWS, [values])
 
 
 def close_game(session: Session, game_id: str, now: datetime | None = None) -> None:
@@ -926,6 +964,9 @@ def tick(now: datetime | None, session_factory: Callable[[], AbstractContextMana
     fixed = _naive(now) if now is not None else None
     token = secrets.token_hex(16)
     report = TickReport()
+    before_sweep = getattr(handlers, "before_sweep", None)
+    if before_sweep is not None:
+        before_sweep(session_factory, fixed or utcnow())
     d = Deadline.__table__
     g = DigestSchedule.__table__
     # With the real clock, each batch reads the time again: a batch claimed late in a long sweep

@@ -22,12 +22,15 @@ from functools import lru_cache
 from html import escape
 
 from flask_babel import gettext as _
+from sqlalchemy import bindparam, update
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
 
 import engine
 from service import clock, render, tokens
 from service.clock import ClockSettings
 from service.clock_models import Deadline, SeatClock
+from service.direct import direct
 from service.models import GameRow, SeatRow
 
 _by_clock: contextvars.ContextVar[bool] = contextvars.ContextVar("skyjo_played_by_clock", default=False)
@@ -84,29 +87,170 @@ def routine(new: engine.Game, seat: int, known: clock.GameClock | None) -> bool:
             and not clock.resets_seat(known[0], seat))
 
 
+# ---------------------------------------------------------------------------------------------------
+# Held decisions
+#
+# In play one decision is owed at a time, and most moves hand it from one seat to the next (or from
+# a seat's draw to its placing the card). Such a decision's deadline row (the values
+# `clock.new_decision` makes) is held on the game row (`clock_held`, with `clock_next_at`, its
+# `next_at`, for the sweep) and written by the move's own UPDATE: the move reads and writes no
+# clock table (`hold_candidate`, `usecases.save_moves`). The row becomes a `clock_deadline` row,
+# exactly as it would have been written at the move, when
+#   * the sweep reaches its `next_at` (the first reminder, or the timeout): `materialize_due`;
+#   * something reads or changes the seat's deadlines: vacation, play now, mail preference
+#     (`materialize`);
+#   * a later move takes the clock's full path (`moved`), which also holds the next decision again
+#     when it is the only one left.
+# `clock_rows` says that `clock_deadline` may hold open rows of the game. A move may hold only when
+# it is false, and its UPDATE checks that it still is: a materialization between a move's read and
+# its write sends the move down the full path. Only decisions of a seat that the computer does not
+# play and that gets its mails one by one are held (the digest lists `clock_deadline` rows; a
+# bot-played seat's decisions are due at once).
+
+_GT = GameRow.__table__
+_STORE_HELD = (update(_GT).where(_GT.c.id == bindparam("game_id"))
+               .values(clock_held=bindparam("held"), clock_next_at=bindparam("next_at"), clock_rows=bindparam("rows")))
+
+
+def holdable(sc: clock.SeatState | SeatClock | None) -> bool:
+    return not (sc is not None and (sc.bot_played or sc.mail_pref == "digest"))
+
+
+def held_of(game: GameRow) -> dict | None:
+    """The decision held on the game row, as row values (naive UTC datetimes), or None."""
+    data = getattr(game, "clock_held", None)
+    return clock.held_values(data) if data else None
+
+
+def hold_candidate(game: GameRow, new: engine.Game, mover: int, clocks: dict[int, clock.SeatState],
+                   now: datetime) -> dict | None:
+    """A routine move's one clock step, or None: when the game has no open `clock_deadline` rows,
+    the mover has no timeouts to reset and exactly one decision is owed after the move (by a seat
+    whose decisions may be held), that decision's row values, to hold on the game row."""
+    if played_by_clock() or new.is_over or getattr(game, "clock_rows", True) or clock.resets_seat(clocks, mover):
+        return None
+    pending = new.pending()
+    if len(pending) != 1 or not holdable(clocks.get(pending[0].seat)):
+        return None
+    p = pending[0]
+    return clock.new_decision(game.id, p.seat, p.kind, new.version, settings_for(game), clocks.get(p.seat), now)
+
+
+def held_status(clocks: dict[int, clock.SeatState], held: dict, now: datetime) -> dict[int, dict]:
+    """`clock.board_status` of a game whose only open decision is `held` (no query)."""
+    return clock.board_status(None, held["game_id"], now, clocks=clocks, open_rows=[clock.held_row(held)])
+
+
+def _store_held(s: Session, game: GameRow, held: dict | None, rows: bool) -> None:
+    """The game row's clock columns (one UPDATE, only when they change), and the same values on
+    `game` (an ORM row or a snapshot)."""
+    data = clock.held_json(held) if held is not None else None
+    next_at = held["next_at"] if held is not None else None
+    if getattr(game, "clock_held", None) == data and getattr(game, "clock_rows", True) == rows:
+        return
+    direct(s.connection(), _STORE_HELD, {"game_id": game.id, "held": data, "next_at": next_at, "rows": rows})
+    for key, value in (("clock_held", data), ("clock_next_at", next_at), ("clock_rows", rows)):
+        if isinstance(game, GameRow):
+            set_committed_value(game, key, value)
+        else:
+            setattr(game, key, value)
+
+
+def materialize(s: Session, game: GameRow) -> None:
+    """Before anything reads or changes a seat's open deadlines outside a move (vacation, play now,
+    mail preference): the game's held decision becomes a `clock_deadline` row, and `clock_rows` is
+    set (also when nothing is held), so a move that read the game before this takes the full path."""
+    held = held_of(game)
+    if held is not None:
+        clock.insert_decision(s, held)
+    _store_held(s, game, None, True)
+
+
+_DUE_HELD = select(_GT.c.id).where(_GT.c.clock_next_at <= bindparam("now")).order_by(_GT.c.clock_next_at)
+_HELD_OF = select(_GT.c.clock_held, _GT.c.clock_next_at).where(_GT.c.id == bindparam("game_id"))
+_RELEASE_HELD = (update(_GT).where(_GT.c.id == bindparam("game_id"), _GT.c.clock_next_at == bindparam("seen"))
+                 .values(clock_held=None, clock_next_at=None, clock_rows=True))
+
+
+def materialize_due(session_factory, now: datetime, limit: int = 500) -> int:
+    """The sweep's first step (`clock.tick` calls it through `before_sweep`): every held decision
+    whose `next_at` has come becomes a `clock_deadline` row, due now, for the same sweep to handle.
+    Exactly once: the game row's UPDATE is conditional on the `clock_next_at` read (rowcount 1 wins;
+    a move that changed it meanwhile holds its own decision). Returns how many."""
+    done = 0
+    with session_factory() as s:
+        ids = [r[0] for r in s.execute(_DUE_HELD.limit(limit), {"now": now})]
+    for game_id in ids:
+        with session_factory() as s:
+            q = _HELD_OF.with_for_update() if s.get_bind().dialect.name == "postgresql" else _HELD_OF
+            row = s.execute(q, {"game_id": game_id}).first()
+            if row is None or row[0] is None or row[1] is None or row[1] > now:
+                continue
+            if s.execute(_RELEASE_HELD, {"game_id": game_id, "seen": row[1]}).rowcount != 1:
+                continue
+            clock.insert_decision(s, clock.held_values(row[0]))
+            done += 1
+    return done
+
+
 def moved(s: Session, game: GameRow, new: engine.Game, seat: int, now: datetime | None = None, *,
           known: clock.GameClock | None = None) -> dict[int, dict] | None:
-    """After a decision was applied (in its transaction): a human move ends bot play and resets the
-    timeout count; then the deadlines follow the new pending decisions (or all close at game over).
-    Returns the game's `clock.board_status` as of this move (None at game over), for the turn mails.
+    """After a decision was applied (in its transaction), the clock's full path: a human move ends
+    bot play and resets the timeout count; then the deadlines follow the new pending decisions (or
+    all close at game over), and when exactly one decision is left that may be held, it is held on
+    the game row. Returns the game's `clock.board_status` as of this move (None at game over), for
+    the turn mails. (A move that can hold its decision at once does not come here: `hold_candidate`.)
 
-    The common move costs three statements: the game's seat clocks with its open rows, the UPDATE
-    closing the mover's row(s), the INSERT of the new one(s); the seat clock is written only when the player
-    had timed out before (see `clock.note_player_acted`)."""
+    The game's held decision, if any, counts as an open row: it keeps its deadline (as a
+    `clock_deadline` row now) when its seat still owes it and did not act, else it is dropped."""
     now = now or clock.utcnow()
+    held = held_of(game)
     if new.is_over:
         if not played_by_clock():
             clock.note_player_acted(s, game.id, seat, now)
         clock.close_game(s, game.id, now)
+        _store_held(s, game, None, False)
         return None
     # one query for the game's seat clocks and open rows, shared by the three calls (note_player_acted
     # updates the clocks); `known`: the caller read them in this transaction (`clock_of`)
     clocks, open_rows = known if known is not None else clock.game_clock(s, game.id)
     if not played_by_clock() and clock.note_player_acted(s, game.id, seat, now, clocks=clocks):
         open_rows = None  # bot play ended: the seat's rows changed, read them again
-    rows = clock.schedule_decisions(s, game.id, new.pending(), new.version, now, settings_for(game),
+    pending = new.pending()
+    owed = {(p.seat, p.kind) for p in pending}
+    if held is not None and (held["seat"], held["kind"]) in owed and held["seat"] != seat:
+        clock.insert_decision(s, held)  # still owed by a seat that did not act: it keeps its deadline
+        open_rows = None
+    if open_rows is None:
+        open_rows = clock.game_open_rows(s, game.id)
+    kept = [r for r in open_rows if (r.seat, r.kind) in owed and r.seat != seat]
+    settings = settings_for(game)
+    hold = None
+    if not kept and len(pending) == 1 and holdable(clocks.get(pending[0].seat)):
+        p = pending[0]
+        hold = clock.new_decision(game.id, p.seat, p.kind, new.version, settings, clocks.get(p.seat), now)
+        pending = []  # nothing for the table: its open rows all close
+    rows = clock.schedule_decisions(s, game.id, pending, new.version, now, settings,
                                     acted_seats=(seat,), clocks=clocks, open_rows=open_rows)
-    return clock.board_status(s, game.id, now, clocks=clocks, open_rows=rows)
+    _store_held(s, game, hold, bool(rows))
+    return clock.board_status(s, game.id, now, clocks=clocks, open_rows=rows + ([clock.held_row(hold)] if hold else []))
+
+
+def open_decisions(s: Session, game: GameRow, seat: int | None = None) -> list[Deadline]:
+    """The game's open decisions (of one seat) as `Deadline` rows by seat: its `clock_deadline` rows,
+    and the held decision as a row that is not in the table (for looking at: tools, tests)."""
+    rows = clock.open_deadlines(s, game.id, seat)
+    held = held_of(game)
+    if held is not None and seat in (None, held["seat"]):
+        rows.append(Deadline(**held))
+    return sorted(rows, key=lambda d: d.seat)
+
+
+def board_status_of(s: Session, game: GameRow, now: datetime | None = None) -> dict[int, dict]:
+    """`clock.board_status` of the game, its held decision included (pages, mails outside a move)."""
+    held = held_of(game)
+    rows = clock.game_open_rows(s, game.id)
+    return clock.board_status(s, game.id, now, open_rows=rows + ([clock.held_row(held)] if held else []))
 
 
 def player_acted(s: Session, game: GameRow, seat: SeatRow, now: datetime | None = None) -> None:
@@ -140,6 +284,9 @@ def _when(t: datetime, tz: str) -> str:
 
 class ServiceClockHandlers:
     """`tick`'s handlers for the service (they need an app context: the scheduler provides one)."""
+
+    def before_sweep(self, session_factory, now: datetime) -> int:
+        return materialize_due(session_factory, now)
 
     def on_timeout(self, s: Session, d: Deadline) -> bool:
         from service import usecases
@@ -255,7 +402,7 @@ def deadline_text(s: Session, game: GameRow, seat_row: SeatRow, now: datetime | 
     """The seat's own deadline as a sentence in its zone (turn mails, its board), or None."""
     if seat_row.seat is None or game.status != "active":
         return None
-    status = status if status is not None else clock.board_status(s, game.id, now)
+    status = status if status is not None else board_status_of(s, game, now)
     return own_line(clock_entry(status.get(seat_row.seat)))
 
 
@@ -265,7 +412,7 @@ def others_notes(s: Session, game: GameRow, seats: list[SeatRow], viewer: SeatRo
     the decisions they owe are due."""
     if game.status != "active":
         return []
-    status = status if status is not None else clock.board_status(s, game.id, now)
+    status = status if status is not None else board_status_of(s, game, now)
     return others_lines(others_entries(status, seats, viewer), viewer_zone(status, viewer))
 
 
@@ -392,6 +539,7 @@ def start_vacation(s: Session, token: str, days: int, now: datetime | None = Non
     seat, game = _owned(s, token)
     now = now or clock.utcnow()
     until = now + timedelta(days=days)
+    materialize(s, game)
     try:
         clock.set_vacation(s, game.id, seat.seat, until, now)
     except clock.ClockError as exc:
@@ -403,6 +551,7 @@ def start_vacation(s: Session, token: str, days: int, now: datetime | None = Non
 
 def stop_vacation(s: Session, token: str, now: datetime | None = None) -> None:
     seat, game = _owned(s, token)
+    materialize(s, game)
     clock.end_vacation(s, game.id, seat.seat, now)
     player_acted(s, game, seat, now)
 
@@ -421,6 +570,7 @@ def host_play_now(s: Session, token: str, seat_no: int, now: datetime | None = N
     if target is None or target.seat == host.seat:
         raise usecases.Invalid(_("No such player in this game."))
     player_acted(s, game, host, now)
+    materialize(s, game)
     if clock.play_now(s, game.id, target.seat, now) == 0:
         raise usecases.Conflict(_("%(name)s owes no decision right now.", name=target.name))
     return target.name
@@ -429,4 +579,6 @@ def host_play_now(s: Session, token: str, seat_no: int, now: datetime | None = N
 def mirror_mail_pref(s: Session, game: GameRow, seat: SeatRow, now: datetime | None = None) -> None:
     """`seat.mail_pref` changed: the clock's copy follows (reminders, digests)."""
     if seat.seat is not None and game.state is not None:
+        if game.status == "active":
+            materialize(s, game)  # a held decision is re-planned too (reminders on or off)
         clock.set_seat_settings(s, game.id, seat.seat, now=now, address=seat.email, mail_pref=seat.mail_pref)

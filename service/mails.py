@@ -201,7 +201,7 @@ def clock_context(game: GameRow, seat: SeatRow, seats: list[SeatRow] | None = No
     this transaction (each saves queries)."""
     from sqlalchemy.orm import object_session
 
-    from service import clock, clock_service, usecases
+    from service import clock_service, usecases
 
     if game.status != "active":
         return {"deadline_text": None, "clock_notes": []}
@@ -210,7 +210,7 @@ def clock_context(game: GameRow, seat: SeatRow, seats: list[SeatRow] | None = No
         if s is None:
             return {"deadline_text": None, "clock_notes": []}
         if status is None:
-            status = clock.board_status(s, game.id)
+            status = clock_service.board_status_of(s, game)
         if seats is None:
             seats = usecases.seats_of(s, game.id)
     mine = clock_service.clock_entry(status.get(seat.seat)) if seat.seat is not None else None

@@ -7,7 +7,7 @@ stable names on SQLite and PostgreSQL alike (Alembic batch mode needs them).
 from datetime import UTC, datetime
 from types import SimpleNamespace
 
-from sqlalchemy import JSON, Column, Integer, UniqueConstraint
+from sqlalchemy import JSON, Boolean, Column, DateTime, Index, Integer, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
 from service import naming  # noqa: E402,F401  (sets the naming convention before any table)
@@ -18,9 +18,18 @@ def utcnow() -> datetime:
 
 
 class GameRow(SQLModel, table=True):
-    """One game. `state` is the engine's full JSON (hidden information: never rendered)."""
+    """One game. `state` is the engine's full JSON (hidden information: never rendered).
+
+    `clock_held`, `clock_next_at`, `clock_rows`: the clock's decision held on the game row (see
+    `clock_service`, "held decisions"): in play, one decision is owed at a time, and its deadline
+    row lives here, written by the move's own UPDATE, until the sweep needs it (`clock_next_at`,
+    its first reminder or timeout) or anything else touches the seat's deadlines; then it becomes a
+    `clock_deadline` row. `clock_rows`: that table may hold open rows of this game (moves then take
+    the clock's full path)."""
 
     __tablename__ = "game"
+    __table_args__ = (Index("ix_game_clock_due", "clock_next_at", sqlite_where=text("clock_next_at IS NOT NULL"),
+                            postgresql_where=text("clock_next_at IS NOT NULL")),)
 
     id: str = Field(primary_key=True, max_length=24)
     status: str = Field(default="inviting", max_length=16)  # inviting | active | finished | cancelled
@@ -39,6 +48,10 @@ class GameRow(SQLModel, table=True):
     rematch_id: str | None = Field(default=None, max_length=24)
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
+    clock_held: dict | None = Field(default=None, sa_type=JSON)  # the held decision's deadline row values
+    clock_next_at: datetime | None = Field(default=None, sa_type=DateTime(), nullable=True)  # naive UTC
+    clock_rows: bool = Field(default=True, sa_column=Column(Boolean, nullable=False, default=True,
+                                                            server_default=text("true")))
 
 
 class SeatRow(SQLModel, table=True):

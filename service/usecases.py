@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from flask_babel import gettext as _
-from sqlalchemy import JSON, bindparam, case, event, exists, func, insert, update
+from sqlalchemy import JSON, and_, bindparam, case, event, exists, func, insert, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
@@ -20,6 +20,7 @@ from sqlmodel import Session, select
 import engine
 from engine.view import with_text
 from service import clock, clock_service, mails, outbox, render, tokens
+from service.clock_models import SeatClock
 from service.db import CoreTx, NeedsSession
 from service.direct import batch, direct
 from service.models import GameRow, GameSnapshot, MoveRow, SeatRow, SeatSnapshot, utcnow
@@ -97,16 +98,21 @@ def seats_of(s: Session, game_id: str) -> list[SeatRow]:
     return list(s.exec(_SEATS_OF_GAME, params={"game_id": game_id}))
 
 
-_GT, _ST = GameRow.__table__, SeatRow.__table__
+_GT, _ST, _CT = GameRow.__table__, SeatRow.__table__, SeatClock.__table__
 # What a move needs of the game and its seats: not the deal (`record`, `setup`) nor the creation
-# times. The game's JSON columns come on the moving seat's row only, so they are decoded once.
+# times; and each seat's clock (`clock.SeatState`: the clock's step of a routine move needs no query
+# of its own). The game's JSON columns come on the moving seat's row only, so they are decoded once.
 _SNAP_SEAT_COLS = [c for c in _ST.c if c.key != "created_at"]
-_SNAP_GAME_COLS = [c for c in _GT.c if c.key not in {"record", "setup", "created_at", "updated_at"}]
+_SNAP_GAME_COLS = [c for c in _GT.c if c.key not in {"record", "setup", "created_at", "updated_at", "clock_next_at"}]
+_SNAP_CLOCK_COLS = [_CT.c.seat, _CT.c.tz, _CT.c.mail_pref, _CT.c.consecutive_timeouts, _CT.c.bot_played,
+                    _CT.c.vacation_until]
 _MINE = _ST.c.token_hash == bindparam("token_hash")
 _SEAT_SNAPSHOTS_OF_TOKEN = (
     select(*_SNAP_SEAT_COLS, *(case((_MINE, c)).label(f"g_{c.key}") if isinstance(c.type, JSON) else c.label(f"g_{c.key}")
-                               for c in _SNAP_GAME_COLS))
+                               for c in _SNAP_GAME_COLS),
+           *(c.label(f"c_{c.key}") for c in _SNAP_CLOCK_COLS))
     .join(_GT, _GT.c.id == _ST.c.game_id)
+    .outerjoin(_CT, and_(_CT.c.game_id == _ST.c.game_id, _CT.c.seat == _ST.c.seat))
     .where(_ST.c.game_id == select(_ST.c.game_id).where(_MINE).scalar_subquery())
     .order_by(_ST.c.position))
 _SEAT_KEYS = [c.key for c in _SNAP_SEAT_COLS]
@@ -114,17 +120,20 @@ _GAME_KEYS = [c.key for c in _SNAP_GAME_COLS]
 _TOKEN_HASH_AT = _SEAT_KEYS.index("token_hash")
 
 
-def snapshots_by_token(conn: Connection, token_hash: str) -> tuple[GameSnapshot, list[SeatSnapshot]] | None:
-    """The game a token hash belongs to (without its deal and creation times) and all its seats
-    (without their creation times), in one Core query (None: no such seat)."""
+def snapshots_by_token(conn: Connection, token_hash: str
+                       ) -> tuple[GameSnapshot, list[SeatSnapshot], dict[int, clock.SeatState]] | None:
+    """The game a token hash belongs to (without its deal and creation times), all its seats
+    (without their creation times) and their clocks by engine seat, in one Core query (None: no
+    such seat)."""
     rows = direct(conn, _SEAT_SNAPSHOTS_OF_TOKEN, {"token_hash": token_hash}).rows
     mine = next((r for r in rows if r[_TOKEN_HASH_AT] == token_hash), None)
     if mine is None:
         return None
-    n = len(_SEAT_KEYS)
+    n, m = len(_SEAT_KEYS), len(_SEAT_KEYS) + len(_GAME_KEYS)
     seats = [SeatSnapshot(**dict(zip(_SEAT_KEYS, r[:n], strict=True))) for r in rows]
-    game = GameSnapshot(**dict(zip(_GAME_KEYS, mine[n:], strict=True)))
-    return game, seats
+    game = GameSnapshot(**dict(zip(_GAME_KEYS, mine[n:m], strict=True)))
+    clocks = {r[m]: clock.SeatState(*r[m:]) for r in rows if r[m] is not None}
+    return game, seats, clocks
 
 
 def game_title(names: list[str]) -> str:
@@ -421,6 +430,7 @@ class Prepared:
     moves: list[str]
     pending_before: set[int]
     events: list[dict]
+    clocks: dict[int, clock.SeatState]  # the seats' clocks, read with the game
 
 
 def prepare_link_move(conn: Connection, token: str, slug: str, expected_version: int, *,
@@ -436,7 +446,7 @@ def prepare_link_move(conn: Connection, token: str, slug: str, expected_version:
     found = snapshots_by_token(conn, token_hash)
     if found is None:
         return None
-    game, seats = found
+    game, seats, clocks = found
     seat = next(r for r in seats if r.token_hash == token_hash)
     if (game.status != "active" or game.state is None or seat.seat is None or form_game != game.id
             or form_seat != seat.seat or expected_version != game.version):
@@ -453,7 +463,7 @@ def prepare_link_move(conn: Connection, token: str, slug: str, expected_version:
         return None
     if not moves:
         return None
-    return Prepared(token_hash, seat, game, seats, g, moves, pending_before, events)
+    return Prepared(token_hash, seat, game, seats, g, moves, pending_before, events, clocks)
 
 
 def save_prepared(s: Session | CoreTx, p: Prepared) -> Played | None:
@@ -464,31 +474,53 @@ def save_prepared(s: Session | CoreTx, p: Prepared) -> Played | None:
     a move that needs the ORM raises `db.NeedsSession` (game over, a returning timed-out player)."""
     try:
         save_moves(s, p.game, p.seat, p.game.version, p.new, p.moves, p.pending_before, p.events, seats=p.seats,
-                   token_hash=p.token_hash)
+                   token_hash=p.token_hash, clocks=p.clocks)
     except Conflict:  # the conditional UPDATE found another version or seat: nothing was written
         return None
     return Played(p.game, p.seat, p.moves, p.events)
 
 
 _GT_C, _ST_C = GameRow.__table__.c, SeatRow.__table__.c
-_SAVE_GAME = (update(GameRow.__table__)
-              .where(_GT_C.id == bindparam("game_id"), _GT_C.version == bindparam("before"))
-              .values(state=bindparam("state"), version=bindparam("version"),
-                      updated_at=bindparam("updated_at"), status=bindparam("status")))
-# the same, only while the link's token still belongs to the moving seat (a decision prepared
-# before the write transaction began: `save_prepared`)
-_SAVE_GAME_OF_SEAT = _SAVE_GAME.where(exists().where(
-    _ST_C.game_id == _GT_C.id, _ST_C.token_hash == bindparam("token_hash"), _ST_C.seat == bindparam("seat")))
+_SAVE_STATE = (update(GameRow.__table__)
+               .where(_GT_C.id == bindparam("game_id"), _GT_C.version == bindparam("before"))
+               .values(state=bindparam("state"), version=bindparam("version"),
+                       updated_at=bindparam("updated_at"), status=bindparam("status")))
+# A game row read in this transaction (`play`, plans, replies, timeouts): the clock's columns as
+# they are now come back (on PostgreSQL the sweep may have moved a held decision to the clock's
+# table since the read; the UPDATE's row lock holds them from here on).
+_SAVE_GAME = _SAVE_STATE.returning(_GT_C.clock_held, _GT_C.clock_rows)
+# A decision prepared before the write transaction began (`save_prepared`): only while the link's
+# token still belongs to the moving seat and the clock's columns are as read (a held decision moved
+# to the clock's table meanwhile sets `clock_rows`); then `play` decides.
+_SAVE_GAME_OF_SEAT = _SAVE_STATE.where(
+    exists().where(_ST_C.game_id == _GT_C.id, _ST_C.token_hash == bindparam("token_hash"),
+                   _ST_C.seat == bindparam("seat")),
+    _GT_C.clock_rows == bindparam("clock_rows_read"))
+# the same, with the decision the move hands on held on the game row (`clock_service.hold_candidate`)
+_SAVE_GAME_OF_SEAT_HOLDING = _SAVE_GAME_OF_SEAT.values(clock_held=bindparam("held"),
+                                                       clock_next_at=bindparam("held_next_at"))
 _LOG_MOVE = insert(MoveRow.__table__).inline()  # no RETURNING: nothing reads the new ids
+
+
+def _holds(game: GameRow | GameSnapshot, key: str, value) -> None:
+    """The game's row holds `value` in column `key` now: the ORM row (or the snapshot) takes it as
+    its committed value, without another SELECT."""
+    if isinstance(game, GameSnapshot):
+        setattr(game, key, value)
+    else:
+        set_committed_value(game, key, value)
 
 
 def save_moves(s: Session | CoreTx, game: GameRow | GameSnapshot, seat: SeatRow | SeatSnapshot, before_version: int,
                new: engine.Game, moves: list[str], pending_before: set[int], events: list[dict], *,
-               seats: list | None = None, token_hash: str | None = None) -> None:
+               seats: list | None = None, token_hash: str | None = None,
+               clocks: dict[int, clock.SeatState] | None = None) -> None:
     """The shared tail of every applied decision (link POST, plan form, reply mail): the conditional
     version UPDATE, one MoveRow per step, then the mails (and the clock) in the same transaction.
     `seats`: the game's seats (default: `seats_of`). `token_hash`: the UPDATE also checks that this
-    token still belongs to `seat` (when the seat was read before this transaction)."""
+    token still belongs to `seat` (when the seat was read before this transaction). `clocks`: the
+    seats' clocks read with them; then a routine move's clock step is the held decision its UPDATE
+    writes (`clock_service.hold_candidate`), with no clock statement at all."""
     now = utcnow()
     new_state = new.to_json()
     # the event log stays in the move log: the state keeps the log it was loaded with, and this
@@ -500,30 +532,47 @@ def save_moves(s: Session | CoreTx, game: GameRow | GameSnapshot, seat: SeatRow 
     conn = s.connection()
     values = {"game_id": game.id, "before": before_version, "state": new_state, "version": new.version,
               "updated_at": now, "status": new_status}
+    held = None
     if token_hash is None:
         res = direct(conn, _SAVE_GAME, values)
+        for row in res.rows:  # the clock's columns as they are now (see _SAVE_GAME)
+            for key, value in zip(("clock_held", "clock_rows"), row, strict=True):
+                _holds(game, key, value)
     else:
-        res = direct(conn, _SAVE_GAME_OF_SEAT, {**values, "token_hash": token_hash, "seat": seat.seat})
+        values.update(token_hash=token_hash, seat=seat.seat, clock_rows_read=game.clock_rows)
+        if clocks is not None:
+            held = clock_service.hold_candidate(game, new, seat.seat, clocks, now)
+        if held is None:
+            res = direct(conn, _SAVE_GAME_OF_SEAT, values)
+        else:
+            res = direct(conn, _SAVE_GAME_OF_SEAT_HOLDING,
+                         {**values, "held": clock.held_json(held), "held_next_at": held["next_at"]})
     if res.rowcount != 1:
         raise Conflict(_("Somebody else moved at the same moment. Here is the current board."),
                        game=game, seat=seat)
     # the row now holds these values: tell the session without another SELECT of the state
-    for key, value in (("state", new_state), ("version", new.version), ("updated_at", now),
-                       ("status", new_status)):
-        if isinstance(game, GameSnapshot):
-            setattr(game, key, value)
-        else:
-            set_committed_value(game, key, value)
+    changed = [("state", new_state), ("version", new.version), ("updated_at", now), ("status", new_status)]
+    if held is not None:
+        changed += [("clock_held", clock.held_json(held)), ("clock_next_at", held["next_at"])]
+    for key, value in changed:
+        _holds(game, key, value)
     if seats is None:
         seats = seats_of(s, game.id)
     s.flush()  # whatever the session holds is written now: the batches below run `direct` statements only
+    move_rows = [{"game_id": game.id, "number": before_version + i, "seat": seat.seat, "move": m,
+                  "version_before": before_version + i - 1, "created_at": now,
+                  "events": history if i == len(moves) else None}
+                 for i, m in enumerate(moves, start=1)]
+    if held is not None:  # the move log and the mails: one round trip on PostgreSQL
+        with batch(conn):
+            direct(conn, _LOG_MOVE, move_rows)
+            mails.after_move(s, game, seats, pending_before, new, seat.seat, events,
+                             clock_status=clock_service.held_status(clocks, held, now))
+            outbox.flush_mails(s)
+        return
     # the move log (one INSERT for the decision's steps) and the clock's read: one round trip on PostgreSQL
     with batch(conn):
-        direct(conn, _LOG_MOVE, [
-            {"game_id": game.id, "number": before_version + i, "seat": seat.seat, "move": m,
-             "version_before": before_version + i - 1, "created_at": now,
-             "events": history if i == len(moves) else None}
-            for i, m in enumerate(moves, start=1)])
+        direct(conn, _LOG_MOVE, move_rows)
         known = clock_service.clock_of(s, game, new)
     routine = clock_service.routine(new, seat.seat, known)
     if not routine and isinstance(s, CoreTx):

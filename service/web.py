@@ -104,7 +104,7 @@ def _clock_board(game: GameRow, seat: SeatRow | None) -> dict:
     from service import clock, clock_service
 
     with transaction() as s:
-        status = clock.board_status(s, game.id)
+        status = clock_service.board_status_of(s, game)
         seats = usecases.seats_of(s, game.id)
         out["clock_notes"] = clock_service.others_notes(s, game, seats, seat, status=status) + [
             clock_service.rules_text(game)]

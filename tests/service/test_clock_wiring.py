@@ -85,10 +85,9 @@ def start(app, client, players=(("Ann", "ann@example.com"), ("Bo", "bo@example.c
 
 
 def open_rows(app, game_id, seat=None):
-    q = select(Deadline).where(Deadline.game_id == game_id, Deadline.fired_at.is_(None))
-    if seat is not None:
-        q = q.where(Deadline.seat == seat)
-    return rows(app, q.order_by(Deadline.seat, Deadline.id))
+    """The game's open decisions: its `clock_deadline` rows, and the decision held on the game row."""
+    with app.app_context(), db.transaction() as s:
+        return clock_service.open_decisions(s, s.get(GameRow, game_id), seat)
 
 
 def seat_clock(app, game_id, seat) -> SeatClock:

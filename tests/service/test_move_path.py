@@ -34,10 +34,13 @@ def state_of(app, game_id: str) -> dict:
                            .order_by(Deadline.seat, Deadline.id)).all()
         closed = s.exec(select(Deadline).where(Deadline.game_id == game_id, Deadline.fired_at.is_not(None))).all()
         mails = s.exec(select(OutboxMail).order_by(OutboxMail.id)).all()
+        held = [game.clock_held] if game.clock_held else []  # the decision held on the game row
         return {
             "version": game.version, "status": game.status, "state": game.state,
             "moves": [(m.number, m.seat, m.move, m.version_before, m.events) for m in moves],
-            "open": [(d.seat, d.kind, d.version, d.policy) for d in open_rows],
+            "open": [(d.seat, d.kind, d.version, d.policy) for d in open_rows]
+            + [(h["seat"], h["kind"], h["version"], h["policy"]) for h in held],
+            "clock_rows": game.clock_rows,
             "closed": sorted((d.seat, d.kind, d.outcome) for d in closed),
             "mails": [(m.to_addr.split("-")[0], m.template, sorted(m.context)) for m in mails
                       if m.context and m.context.get("game", {}).get("id") == game_id],
