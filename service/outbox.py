@@ -998,7 +998,7 @@ class BackgroundSender:
             self._wake.clear()
 
 
-_EXT_KEY = "outbox_sender"
+SENDER_KEY = _EXT_KEY = "outbox_sender"  # app.extensions key of this process's background sender
 
 
 def app_engine(app) -> Engine:

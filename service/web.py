@@ -6,13 +6,18 @@ from flask import Blueprint, abort, current_app, flash, render_template, request
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 
-from service import csrf, ratelimit, render, tokens, usecases
+from service import outbox, ratelimit, render, tokens, usecases
 from service.db import NeedsSession, core_write, single_read, transaction
 from service.forms import LinksForm, NewGameForm
 from service.models import GameRow, SeatRow
 from service.usecases import Conflict, NotFound
 
 bp = Blueprint("web", __name__)
+
+# POST views that check a token of their own instead of the session's CSRF token (see
+# `service._csrf_protect`): a move's Confirm form (`tokens.move_form_token`) and RFC 8058 one-click
+# unsubscribe (the seat's link token; the mail client posts no form)
+OWN_TOKEN_ENDPOINTS = frozenset({"web.move", "web.unsubscribe"})
 
 
 def _see_other(location: str):
@@ -23,11 +28,11 @@ def _see_other(location: str):
 
 @bp.after_app_request
 def _wake_sender(response):
-    """A POST may have queued mails: let the background sender (if any) deliver them now."""
-    if request.method == "POST" and response.status_code < 400:
-        from service.outbox import wake_background_sender
-
-        wake_background_sender(current_app)
+    """A POST may have queued mails: let the background sender (if this process runs one) deliver
+    them now."""
+    sender = current_app.extensions.get(outbox.SENDER_KEY)
+    if sender is not None and response.status_code < 400 and request.method == "POST":
+        sender.wake()
     return response
 
 
@@ -156,8 +161,7 @@ def _done_message(token: str, version: int) -> str | None:
     return _("Done: %(what)s", what=" + ".join(moves)) if moves else None
 
 
-@csrf.exempt  # the Confirm form carries its own token, checked in _play
-@bp.route("/s/<token>/m/<slug>", methods=["GET", "HEAD", "POST"])
+@bp.route("/s/<token>/m/<slug>", methods=["GET", "HEAD", "POST"])  # POST: its own token (OWN_TOKEN_ENDPOINTS)
 def move(token: str, slug: str):
     texts = usecases.parse_slug(slug)
     if request.method == "POST":
@@ -348,8 +352,7 @@ def unsubscribe_page(token: str):
     return render_template("prefs.html", seat=seat, game=game, token=token, unsubscribe=True)
 
 
-@bp.post("/s/<token>/unsubscribe")
-@csrf.exempt  # RFC 8058 one-click: the mail client POSTs without a form; the token authenticates
+@bp.post("/s/<token>/unsubscribe")  # RFC 8058 one-click: the link token authenticates (OWN_TOKEN_ENDPOINTS)
 def unsubscribe(token: str):
     with transaction(write=True) as s:
         seat, game = usecases.seat_by_token(s, token)
