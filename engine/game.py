@@ -98,17 +98,21 @@ class Game:
         self.log.extend(self._start_round(list(range(self.n)), []))
 
     # ------------------------------------------------------------------ plain data
-    def to_json(self) -> dict[str, Any]:
-        """The complete state as plain JSON data (hidden information included: store, never render)."""
+    def to_json(self, *, copy: bool = True) -> dict[str, Any]:
+        """The complete state as plain JSON data (hidden information included: store, never render).
+        `copy=False`: the data shares its lists with this game (for a caller that only serializes it
+        and plays no further move on this game)."""
         from .state import to_json
 
-        return to_json(self)
+        return to_json(self, copy=copy)
 
     @staticmethod
-    def from_json(data: dict[str, Any]) -> Game:
+    def from_json(data: dict[str, Any], *, copy: bool = True) -> Game:
+        """The game of a saved state (invariants checked). `copy=False`: the game takes over the
+        data's lists (for a caller that owns `data`, just decoded, and does not use it again)."""
         from .state import from_json
 
-        return from_json(data)
+        return from_json(data, copy=copy)
 
     def record(self) -> dict[str, Any]:
         """The game record that replays this game (see engine.record)."""

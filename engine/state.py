@@ -38,15 +38,16 @@ def clone(value: Any) -> Any:
         return copy.deepcopy(value)
 
 
-def to_json(game: Game) -> dict[str, Any]:
+def to_json(game: Game, *, copy: bool = True) -> dict[str, Any]:
     data: dict[str, Any] = {"schema": SCHEMA, "variant": game.variant}
-    data.update(clone({name: getattr(game, name) for name in _FIELDS}))
+    fields = {name: getattr(game, name) for name in _FIELDS}
+    data.update(clone(fields) if copy else fields)
     data["tie_owed"] = sorted(game.tie_owed)
-    data.update(game.extra_json() if hasattr(game, "extra_json") else {})
+    data.update(game.extra_json(copy=copy) if hasattr(game, "extra_json") else {})
     return data
 
 
-def from_json(data: dict[str, Any]) -> Game:
+def from_json(data: dict[str, Any], *, copy: bool = True) -> Game:
     if not isinstance(data, dict):
         raise StateError("saved state must be a JSON object")
     if data.get("schema") != SCHEMA:
@@ -56,13 +57,15 @@ def from_json(data: dict[str, Any]) -> Game:
         raise StateError(f"unknown variant {data.get('variant')!r}")
     game = cls.__new__(cls)
     try:
-        fields = clone({name: data[name] for name in _FIELDS})
+        fields = {name: data[name] for name in _FIELDS}
+        if copy:
+            fields = clone(fields)
         for name in _FIELDS:
             setattr(game, name, fields[name])
         game.tie_owed = set(data["tie_owed"])
         game.n = len(game.names)
         if hasattr(game, "load_extra_json"):
-            game.load_extra_json(data)
+            game.load_extra_json(data, copy=copy)
     except KeyError as exc:
         raise StateError(f"saved state lacks {exc.args[0]!r}") from None
     validate_players(game.names)

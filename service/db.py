@@ -202,8 +202,13 @@ class NeedsSession(Exception):
 def core_write(conn: Connection, app=None) -> Iterator[CoreTx]:
     """A write transaction on `conn` (a `single_read` connection; on SQLite the writer queue first,
     then BEGIN IMMEDIATE): committed on success, rolled back on any exception. On PostgreSQL a read
-    made on `conn` just before belongs to the same transaction (the driver began it)."""
+    made on `conn` just before belongs to the same transaction (the driver began it).
+
+    The transaction is the driver's own (BEGIN and COMMIT on the DBAPI connection; `direct` runs
+    every statement there): SQLAlchemy's transaction objects and events cost more than the COMMIT.
+    When statements are observed (`direct` then goes through SQLAlchemy), SQLAlchemy's."""
     from service import outbox
+    from service.direct import observed, wrapped
 
     queue = (app or current_app).extensions.get("skyjo_writers")
     token = _immediate.set(True)
@@ -211,12 +216,36 @@ def core_write(conn: Connection, app=None) -> Iterator[CoreTx]:
         with queue.hold() if queue is not None else nullcontext():
             if conn.in_transaction():  # the read went through SQLAlchemy (statements observed): end it
                 conn.rollback()
-            with conn.begin():
+            if observed(conn):
+                with conn.begin():
+                    tx = CoreTx(conn)
+                    yield tx
+                    outbox.flush_mails(tx)
+                return
+            raw = conn.connection.dbapi_connection
+            errors = conn.dialect.loaded_dbapi.Error
+            try:
+                if conn.dialect.name == "sqlite":
+                    raw.execute("BEGIN IMMEDIATE")  # (PostgreSQL: the driver began the transaction)
                 tx = CoreTx(conn)
                 yield tx
                 outbox.flush_mails(tx)  # mails queued last (`save_moves` writes its own already)
+                raw.commit()
+            except errors as exc:
+                _rollback_quietly(raw)
+                raise wrapped(conn, exc, None, None) from exc
+            except BaseException:
+                _rollback_quietly(raw)
+                raise
     finally:
         _immediate.reset(token)
+
+
+def _rollback_quietly(raw) -> None:
+    try:
+        raw.rollback()
+    except Exception:  # noqa: BLE001 - a broken connection: the pool invalidates or resets it
+        pass
 
 
 def create_all(app=None) -> None:

@@ -77,12 +77,12 @@ def _compile(stmt, dialect, keys: tuple[str, ...]) -> _Compiled | None:
     return result
 
 
-def _observed(conn: Connection) -> bool:
+def observed(conn: Connection) -> bool:
     """Somebody listens to the engine's statements (a statement counter, SQL logging)."""
     return bool(conn.dispatch.before_cursor_execute or conn.dispatch.after_cursor_execute)
 
 
-def _wrapped(conn: Connection, exc: Exception, sql: str | None, params) -> Exception:
+def wrapped(conn: Connection, exc: Exception, sql: str | None, params) -> Exception:
     """A driver error as SQLAlchemy would raise it (IntegrityError, OperationalError, ...); a lost
     connection is invalidated, so the pool does not hand it out again."""
     dbapi = conn.dialect.loaded_dbapi
@@ -105,7 +105,7 @@ def direct(conn: Connection, stmt, params: dict | list[dict] | None = None) -> D
     many = isinstance(params, list)
     first = (params[0] if params else {}) if many else (params or {})
     c = _compile(stmt, conn.dialect, tuple(first))
-    if c is None or _observed(conn):
+    if c is None or observed(conn):
         res = conn.execute(stmt, params)
         return DirectResult(res.all() if res.returns_rows else [], res.rowcount)
 
@@ -131,7 +131,7 @@ def direct(conn: Connection, stmt, params: dict | list[dict] | None = None) -> D
         rows = cursor.fetchall()  # in a batch: sends what is queued and waits for it
         cursor.close()
     except dbapi.Error as exc:
-        raise _wrapped(conn, exc, c.sql, values) from exc
+        raise wrapped(conn, exc, c.sql, values) from exc
     if c.results is not None:
         processed = []
         for r in rows:
@@ -155,14 +155,14 @@ def batch(conn: Connection) -> Iterator[None]:
     `conn.execute`) expects each answer at once. Errors are raised at the latest when the block
     ends, as SQLAlchemy's exceptions."""
     raw = conn.connection.driver_connection
-    if not hasattr(raw, "pipeline") or _observed(conn) or not _pipeline_supported():
+    if not hasattr(raw, "pipeline") or observed(conn) or not _pipeline_supported():
         yield
         return
     try:
         with raw.pipeline():
             yield
     except conn.dialect.loaded_dbapi.Error as exc:
-        raise _wrapped(conn, exc, None, None) from exc
+        raise wrapped(conn, exc, None, None) from exc
 
 
 @functools.cache

@@ -431,6 +431,7 @@ class Prepared:
     pending_before: set[int]
     events: list[dict]
     clocks: dict[int, clock.SeatState]  # the seats' clocks, read with the game
+    log0: int  # the length of the saved state's event log (see `save_moves`)
 
 
 def prepare_link_move(conn: Connection, token: str, slug: str, expected_version: int, *,
@@ -451,7 +452,8 @@ def prepare_link_move(conn: Connection, token: str, slug: str, expected_version:
     if (game.status != "active" or game.state is None or seat.seat is None or form_game != game.id
             or form_seat != seat.seat or expected_version != game.version):
         return None
-    g = load_engine_game(game)
+    log0 = len(game.state["log"])
+    g = engine.Game.from_json(game.state, copy=False)  # the state was just decoded for this request alone
     if g.version != game.version:
         return None
     texts = render.texts_of_slug(slug)
@@ -463,7 +465,7 @@ def prepare_link_move(conn: Connection, token: str, slug: str, expected_version:
         return None
     if not moves:
         return None
-    return Prepared(token_hash, seat, game, seats, g, moves, pending_before, events, clocks)
+    return Prepared(token_hash, seat, game, seats, g, moves, pending_before, events, clocks, log0)
 
 
 def save_prepared(s: Session | CoreTx, p: Prepared) -> Played | None:
@@ -474,7 +476,7 @@ def save_prepared(s: Session | CoreTx, p: Prepared) -> Played | None:
     a move that needs the ORM raises `db.NeedsSession` (game over, a returning timed-out player)."""
     try:
         save_moves(s, p.game, p.seat, p.game.version, p.new, p.moves, p.pending_before, p.events, seats=p.seats,
-                   token_hash=p.token_hash, clocks=p.clocks)
+                   token_hash=p.token_hash, clocks=p.clocks, log0=p.log0)
     except Conflict:  # the conditional UPDATE found another version or seat: nothing was written
         return None
     return Played(p.game, p.seat, p.moves, p.events)
@@ -514,18 +516,21 @@ def _holds(game: GameRow | GameSnapshot, key: str, value) -> None:
 def save_moves(s: Session | CoreTx, game: GameRow | GameSnapshot, seat: SeatRow | SeatSnapshot, before_version: int,
                new: engine.Game, moves: list[str], pending_before: set[int], events: list[dict], *,
                seats: list | None = None, token_hash: str | None = None,
-               clocks: dict[int, clock.SeatState] | None = None) -> None:
+               clocks: dict[int, clock.SeatState] | None = None, log0: int | None = None) -> None:
     """The shared tail of every applied decision (link POST, plan form, reply mail): the conditional
     version UPDATE, one MoveRow per step, then the mails (and the clock) in the same transaction.
     `seats`: the game's seats (default: `seats_of`). `token_hash`: the UPDATE also checks that this
     token still belongs to `seat` (when the seat was read before this transaction). `clocks`: the
     seats' clocks read with them; then a routine move's clock step is the held decision its UPDATE
-    writes (`clock_service.hold_candidate`), with no clock statement at all."""
+    writes (`clock_service.hold_candidate`), with no clock statement at all. `log0`: the length of
+    the saved state's event log (default: read from `game.state`, which must then be as loaded).
+    `new` is not played on after this (its state is saved without a copy)."""
     now = utcnow()
-    new_state = new.to_json()
+    new_state = new.to_json(copy=False)
     # the event log stays in the move log: the state keeps the log it was loaded with, and this
     # decision's events go on its last move row (usecases.full_game puts them together again)
-    log0 = len(game.state["log"])
+    if log0 is None:
+        log0 = len(game.state["log"])
     history = new_state["log"][log0:]
     new_state["log"] = new_state["log"][:log0]
     new_status = "finished" if new.is_over else "active"

@@ -126,15 +126,18 @@ class ActionGame(Game):
     def extra_cards(self) -> list[Any]:
         return list(self.three)
 
-    def extra_json(self) -> dict[str, Any]:
+    def extra_json(self, *, copy: bool = True) -> dict[str, Any]:
         from ..state import clone
 
-        return clone({name: getattr(self, name) for name in EXTRA_FIELDS})
+        extra = {name: getattr(self, name) for name in EXTRA_FIELDS}
+        return clone(extra) if copy else extra
 
-    def load_extra_json(self, data: dict[str, Any]) -> None:
+    def load_extra_json(self, data: dict[str, Any], *, copy: bool = True) -> None:
         from ..state import clone
 
-        extra = clone({name: data[name] for name in EXTRA_FIELDS})
+        extra = {name: data[name] for name in EXTRA_FIELDS}
+        if copy:
+            extra = clone(extra)
         for name in EXTRA_FIELDS:
             setattr(self, name, extra[name])
         n = len(self.names)
