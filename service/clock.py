@@ -26,6 +26,7 @@ reminder or digest goes out; deadlines themselves are never deferred) and for th
 
 from __future__ import annotations
 
+import functools
 import logging
 import secrets
 import time as _time
@@ -111,7 +112,11 @@ class ClockSettings:
         return cls(int(decision_hours * HOUR), tuple(int(h * HOUR) for h in reminder_hours), policy)
 
     def offsets(self) -> list[int]:
-        return sorted({int(r) for r in self.reminders}, reverse=True)
+        return list(self._offsets)
+
+    @functools.cached_property
+    def _offsets(self) -> tuple[int, ...]:  # (every new decision asks; the settings are shared per game)
+        return tuple(sorted({int(r) for r in self.reminders}, reverse=True))
 
 
 class ClockHandlers(Protocol):

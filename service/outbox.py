@@ -167,27 +167,29 @@ DEFAULT_BASE_URL = "http://localhost:5000"
 
 @dataclass(frozen=True)
 class MailConfig:
+    """Values derived once per configuration (`current_config` keeps one per MAIL_FROM/BASE_URL)."""
+
     mail_from: str = DEFAULT_MAIL_FROM
     base_url: str = DEFAULT_BASE_URL
 
-    @property
+    @functools.cached_property
     def base_host(self) -> str:
         return _host_of(self.base_url)
 
-    @property
+    @functools.cached_property
     def from_address(self) -> Address:
         """MAIL_FROM as an Address; a bare local part gets BASE_URL's host as its domain."""
         return _parse_from(self.mail_from, self.base_host)
 
-    @property
+    @functools.cached_property
     def domain(self) -> str:
         """Domain for Message-IDs: MAIL_FROM's domain (else BASE_URL's host, else localhost)."""
         return _domain_of(self.from_address.domain, self.base_host)
 
-    @property
+    @functools.cached_property
     def from_header(self) -> str:
         """`from_address` as header text (formatting an Address is slow; it is asked for every mail)."""
-        return _from_header(self.mail_from, self.base_host)
+        return str(self.from_address)
 
 
 @functools.lru_cache(maxsize=64)
@@ -200,11 +202,6 @@ def _host_of(base_url: str) -> str:
 @functools.lru_cache(maxsize=64)
 def _domain_of(from_domain: str, base_host: str) -> str:
     return re.sub(r"[^A-Za-z0-9.-]", "", from_domain) or base_host
-
-
-@functools.lru_cache(maxsize=64)
-def _from_header(mail_from: str, base_host: str) -> str:
-    return str(_parse_from(mail_from, base_host))
 
 
 _configured: MailConfig | None = None
@@ -300,6 +297,7 @@ def _parse_from(mail_from: str, fallback_domain: str = "localhost") -> Address:
     return Address(display_name=clean_header_text(name, 100), addr_spec=clean_address(addr))
 
 
+@functools.lru_cache(maxsize=4096)  # a seat's unsubscribe URL comes back in every mail
 def _clean_url(url: str) -> str:
     url = str(url).strip()
     if not url or _CONTROL.search(url) or re.search(r"[\s<>\"]", url):

@@ -28,12 +28,19 @@ def _key() -> bytes:
 
 
 def derive(purpose: str, salt: str) -> str:
-    mac = hmac.digest(_key(), f"{purpose}:{salt}".encode(), "sha256")[:TOKEN_BYTES]  # one-shot, in C
+    return _derive(_key(), purpose, salt)
+
+
+def _derive(key: bytes, purpose: str, salt: str) -> str:
+    mac = hmac.digest(key, f"{purpose}:{salt}".encode(), "sha256")[:TOKEN_BYTES]  # one-shot, in C
     return base64.urlsafe_b64encode(mac).rstrip(b"=").decode()
 
 
+_seat_token = functools.lru_cache(maxsize=4096)(_derive)  # a seat's token is asked for by every mail
+
+
 def seat_token(salt: str) -> str:
-    return derive("seat", salt)
+    return _seat_token(_key(), "seat", salt)
 
 
 def move_form_token(token: str, slug: str, version: int) -> str:
@@ -68,7 +75,12 @@ def reply_token(game_id: str, token_hash: str) -> str:
     HMAC(SECRET_KEY, "reply:" + the seat's current token hash) in lowercase base32, so mail systems
     that lowercase addresses keep it working, a database copy alone gives no working address, and
     rotating the seat's links (a new token, a new hash) invalidates every old reply address."""
-    mac = hmac.digest(_key(), f"reply:{token_hash}".encode(), "sha256")[:REPLY_MAC_BYTES]
+    return _reply_token(_key(), game_id, token_hash)
+
+
+@functools.lru_cache(maxsize=4096)  # every turn mail asks for its seat's
+def _reply_token(key: bytes, game_id: str, token_hash: str) -> str:
+    mac = hmac.digest(key, f"reply:{token_hash}".encode(), "sha256")[:REPLY_MAC_BYTES]
     return f"{game_id}-" + base64.b32encode(mac).decode().rstrip("=").lower()
 
 
