@@ -86,13 +86,12 @@ def check_invariants(game: Game) -> None:
     n = game.n
     if len(game.vals) != n or len(game.face) != n or len(game.totals) != n:
         raise StateError("per-seat lists do not match the number of players")
-    # counted in C (Counter.update), not card by card in Python: this runs on every load, i.e. every move
-    got = Counter(game.draw)
-    got.update(game.discard)
+    # every card once: gathered into one list and counted in C (this runs on every load, i.e. every move)
+    cards_in_play = [*game.draw, *game.discard]
     if game.held is not None:
-        got[game.held] += 1
+        cards_in_play.append(game.held)
     if hasattr(game, "extra_cards"):  # cards a variant keeps elsewhere (SKYJO Action's draw three)
-        got.update(game.extra_cards())
+        cards_in_play.extend(game.extra_cards())
     for s in range(n):
         f = game.face[s]
         if len(f) != 12 or len(game.vals[s]) != 12 or not _FACES.issuperset(f):
@@ -101,12 +100,12 @@ def check_invariants(game: Game) -> None:
             raise StateError(f"seat {s}'s face-down count is wrong")
         if s in game.active:
             if GONE in f:
-                got.update(v for v, x in zip(game.vals[s], f, strict=True) if x != GONE)
+                cards_in_play.extend(v for v, x in zip(game.vals[s], f, strict=True) if x != GONE)
             else:
-                got.update(game.vals[s])
-    expected = Counter({value: count for value, count in game.deck_counts.items() if count})
+                cards_in_play.extend(game.vals[s])
+    expected = {value: count for value, count in game.deck_counts.items() if count}
     # Removed columns lie on the discard pile, so every card is counted exactly once.
-    if got != expected:
+    if dict(Counter(cards_in_play)) != expected:  # (dict equality, in C; Counter's own is Python)
         raise StateError("the cards in play are not exactly one deck")
     if game.phase == PLAY and game.turn not in game.active:
         raise StateError("the seat to play is not in the round")
