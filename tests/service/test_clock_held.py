@@ -16,6 +16,7 @@ from sqlmodel import select
 from service import clock, clock_service, db, render, tokens, usecases
 from service.clock_models import Deadline, SeatClock
 from service.models import GameRow, MoveRow
+from tests.service.helpers import post_form
 from tests.service.test_clock_wiring import seat_link, start, sweep
 from tests.service.test_move_path import _post_move
 
@@ -111,17 +112,23 @@ def test_a_routine_move_holds_the_next_decision_on_the_game_row_and_writes_no_cl
     assert game.clock_next_at == clock.held_values(held)["next_at"]
 
 
+def started_by_forms(app, client):
+    """A game created and accepted through the pages (`test_clock_wiring.start`), played into its
+    first turn; its id and the seats' link tokens."""
+    game = start(app, client)
+    with app.app_context(), db.transaction() as s:
+        seat_tokens = {r.seat: tokens.seat_token(r.token_salt) for r in usecases.seats_of(s, game.id)}
+    into_play(app, game.id, seat_tokens)
+    return game.id, seat_tokens
+
+
 def _moves(app, game_id):
     with app.app_context(), db.transaction() as s:
         return list(s.exec(select(MoveRow).where(MoveRow.game_id == game_id)))
 
 
 def test_a_held_decision_becomes_a_row_when_its_reminder_is_due_and_is_handled_in_the_same_sweep(app, client):
-    game = start(app, client)
-    game_id = game.id
-    with app.app_context(), db.transaction() as s:
-        seat_tokens = {r.seat: tokens.seat_token(r.token_salt) for r in usecases.seats_of(s, game_id)}
-    into_play(app, game_id, seat_tokens)
+    game_id, _tokens = started_by_forms(app, client)
     held = clock.held_values(game_of(app, game_id).clock_held)
     assert held["next_event"] == "reminder"
     assert sweep(app, held["next_at"] - timedelta(seconds=1)).handled == 0
@@ -163,32 +170,24 @@ def test_two_sweeps_at_once_make_each_held_decision_a_row_once(app):
 
 
 def test_vacation_in_play_extends_the_held_decision(app, client):
-    game = start(app, client)
-    with app.app_context(), db.transaction() as s:
-        seat_tokens = {r.seat: tokens.seat_token(r.token_salt) for r in usecases.seats_of(s, game.id)}
-    into_play(app, game.id, seat_tokens)
-    held = clock.held_values(game_of(app, game.id).clock_held)
+    game_id, seat_tokens = started_by_forms(app, client)
+    held = clock.held_values(game_of(app, game_id).clock_held)
     email = {0: "ann@example.com", 1: "bo@example.com"}[held["seat"]]
-    board = seat_link(app, game.id, email)
-    from tests.service.helpers import post_form
-
+    board = seat_link(app, game_id, email)
     assert post_form(client, board + "/vacation", {"days": "3"}, page_path=board).status_code == 303
-    rows = table_rows(app, game.id)
-    assert len(rows) == 1 and game_of(app, game.id).clock_held is None
+    rows = table_rows(app, game_id)
+    assert len(rows) == 1 and game_of(app, game_id).clock_held is None
     assert rows[0].deadline_at >= held["deadline_at"] + timedelta(days=3) - timedelta(minutes=1)
     # the deadline that was held has passed: nothing times out during the vacation
     assert sweep(app, held["deadline_at"] + timedelta(minutes=1)).timeouts == 0
     # the next move closes the row and holds the next decision again
-    play_one(app, game.id, seat_tokens)
-    assert table_rows(app, game.id) == [] and game_of(app, game.id).clock_held is not None
+    play_one(app, game_id, seat_tokens)
+    assert table_rows(app, game_id) == [] and game_of(app, game_id).clock_held is not None
 
 
 def test_the_board_shows_the_held_deadline_to_everybody(app, client):
-    game = start(app, client)
-    with app.app_context(), db.transaction() as s:
-        seat_tokens = {r.seat: tokens.seat_token(r.token_salt) for r in usecases.seats_of(s, game.id)}
-    into_play(app, game.id, seat_tokens)
-    held = clock.held_values(game_of(app, game.id).clock_held)
+    game_id, seat_tokens = started_by_forms(app, client)
+    held = clock.held_values(game_of(app, game_id).clock_held)
     owing, waiting = held["seat"], 1 - held["seat"]
     names = {0: "Ann", 1: "Bo"}
     when = clock_service.local_text(held["deadline_at"], "UTC")
@@ -196,7 +195,7 @@ def test_the_board_shows_the_held_deadline_to_everybody(app, client):
     theirs = client.get(f"/s/{seat_tokens[waiting]}").text
     assert f"Please decide by {when}" in mine
     assert f"{names[owing]} has until {when} to decide." in theirs
-    assert [(d.seat, d.kind) for d in decisions(app, game.id)] == [(held["seat"], held["kind"])]
+    assert [(d.seat, d.kind) for d in decisions(app, game_id)] == [(held["seat"], held["kind"])]
 
 
 def test_a_move_racing_the_sweep_takes_the_full_path_and_leaves_no_stale_row(app, monkeypatch):
