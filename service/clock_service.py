@@ -23,7 +23,6 @@ from html import escape
 
 from flask_babel import gettext as _
 from sqlalchemy import bindparam, update
-from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
 
 import engine
@@ -31,7 +30,7 @@ from service import clock, render, tokens
 from service.clock import ClockSettings
 from service.clock_models import Deadline, SeatClock
 from service.direct import direct
-from service.models import GameRow, SeatRow
+from service.models import GameRow, SeatRow, holds
 
 _by_clock: contextvars.ContextVar[bool] = contextvars.ContextVar("skyjo_played_by_clock", default=False)
 BOT = "greedy"
@@ -149,21 +148,33 @@ def _store_held(s: Session, game: GameRow, held: dict | None, rows: bool) -> Non
     if getattr(game, "clock_held", None) == data and getattr(game, "clock_rows", True) == rows:
         return
     direct(s.connection(), _STORE_HELD, {"game_id": game.id, "held": data, "next_at": next_at, "rows": rows})
+    _holds_clock(game, data, next_at, rows)
+
+
+def _holds_clock(game: GameRow, data: dict | None, next_at: datetime | None, rows: bool) -> None:
     for key, value in (("clock_held", data), ("clock_next_at", next_at), ("clock_rows", rows)):
-        if isinstance(game, GameRow):
-            set_committed_value(game, key, value)
-        else:
-            setattr(game, key, value)
+        holds(game, key, value)
+
+
+# `clock_rows` set first, returning the held decision as it is now (on PostgreSQL the row is locked
+# from here: no move can hold another one, and the sweep's `materialize_due` waits)
+_TAKE_HELD = update(_GT).where(_GT.c.id == bindparam("game_id")).values(clock_rows=True).returning(_GT.c.clock_held)
+_CLEAR_HELD = update(_GT).where(_GT.c.id == bindparam("game_id")).values(clock_held=None, clock_next_at=None)
 
 
 def materialize(s: Session, game: GameRow) -> None:
     """Before anything reads or changes a seat's open deadlines outside a move (vacation, play now,
     mail preference): the game's held decision becomes a `clock_deadline` row, and `clock_rows` is
-    set (also when nothing is held), so a move that read the game before this takes the full path."""
-    held = held_of(game)
-    if held is not None:
-        clock.insert_decision(s, held)
-    _store_held(s, game, None, True)
+    set (also when nothing is held), so a move that read the game before this takes the full path.
+    The held decision is the one the game row has now (the sweep may have taken it meanwhile)."""
+    s.flush()
+    conn = s.connection()
+    found = direct(conn, _TAKE_HELD, {"game_id": game.id}).rows
+    data = found[0][0] if found else None
+    if data:
+        clock.insert_decision(s, clock.held_values(data))
+        direct(conn, _CLEAR_HELD, {"game_id": game.id})
+    _holds_clock(game, None, None, True)
 
 
 _DUE_HELD = select(_GT.c.id).where(_GT.c.clock_next_at <= bindparam("now")).order_by(_GT.c.clock_next_at)

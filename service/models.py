@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from types import SimpleNamespace
 
 from sqlalchemy import JSON, Boolean, Column, DateTime, Index, Integer, UniqueConstraint, text
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Field, SQLModel
 
 from service import naming  # noqa: E402,F401  (sets the naming convention before any table)
@@ -94,6 +95,15 @@ class MoveRow(SQLModel, table=True):
     # the public events of the decision (on its last step's row): the game's event log lives here,
     # not in the saved state, which so stays about as small in a long game as in a new one
     events: list | None = Field(default=None, sa_type=JSON)
+
+
+def holds(row, key: str, value) -> None:
+    """The database row of `row` (an ORM row or a `Snapshot`) holds `value` in column `key` now
+    (written with a Core statement): it takes it as its committed value, without another SELECT."""
+    if isinstance(row, Snapshot):
+        setattr(row, key, value)
+    else:
+        set_committed_value(row, key, value)
 
 
 class Snapshot(SimpleNamespace):

@@ -14,7 +14,6 @@ from datetime import timedelta
 from flask_babel import gettext as _
 from sqlalchemy import JSON, and_, bindparam, case, event, exists, func, insert, update
 from sqlalchemy.engine import Connection
-from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
 
 import engine
@@ -23,7 +22,7 @@ from service import clock, clock_service, mails, outbox, render, tokens
 from service.clock_models import SeatClock
 from service.db import CoreTx, NeedsSession
 from service.direct import batch, direct
-from service.models import GameRow, GameSnapshot, MoveRow, SeatRow, SeatSnapshot, utcnow
+from service.models import GameRow, GameSnapshot, MoveRow, SeatRow, SeatSnapshot, holds, utcnow
 
 MAX_PLAYERS = 8
 MIN_PLAYERS = 2
@@ -504,15 +503,6 @@ _SAVE_GAME_OF_SEAT_HOLDING = _SAVE_GAME_OF_SEAT.values(clock_held=bindparam("hel
 _LOG_MOVE = insert(MoveRow.__table__).inline()  # no RETURNING: nothing reads the new ids
 
 
-def _holds(game: GameRow | GameSnapshot, key: str, value) -> None:
-    """The game's row holds `value` in column `key` now: the ORM row (or the snapshot) takes it as
-    its committed value, without another SELECT."""
-    if isinstance(game, GameSnapshot):
-        setattr(game, key, value)
-    else:
-        set_committed_value(game, key, value)
-
-
 def save_moves(s: Session | CoreTx, game: GameRow | GameSnapshot, seat: SeatRow | SeatSnapshot, before_version: int,
                new: engine.Game, moves: list[str], pending_before: set[int], events: list[dict], *,
                seats: list | None = None, token_hash: str | None = None,
@@ -542,7 +532,7 @@ def save_moves(s: Session | CoreTx, game: GameRow | GameSnapshot, seat: SeatRow 
         res = direct(conn, _SAVE_GAME, values)
         for row in res.rows:  # the clock's columns as they are now (see _SAVE_GAME)
             for key, value in zip(("clock_held", "clock_rows"), row, strict=True):
-                _holds(game, key, value)
+                holds(game, key, value)
     else:
         values.update(token_hash=token_hash, seat=seat.seat, clock_rows_read=game.clock_rows)
         if clocks is not None:
@@ -560,7 +550,7 @@ def save_moves(s: Session | CoreTx, game: GameRow | GameSnapshot, seat: SeatRow 
     if held is not None:
         changed += [("clock_held", clock.held_json(held)), ("clock_next_at", held["next_at"])]
     for key, value in changed:
-        _holds(game, key, value)
+        holds(game, key, value)
     if seats is None:
         seats = seats_of(s, game.id)
     s.flush()  # whatever the session holds is written now: the batches below run `direct` statements only
