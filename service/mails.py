@@ -101,16 +101,16 @@ def render_intent(template: str, context: dict) -> tuple[str, str]:
     translations; no database). Links are built from the token and base URL stored at queue time."""
     ctx = _revive(context)
     token, base = ctx.pop("token"), ctx.pop("base")
-    if ctx.pop("links", False):
-        groups = render.move_groups(ctx["view"])
-        for g in groups:
-            for opt in g["options"]:
-                opt["url"] = base + render.move_path(token, opt["slug"], ctx["view"]["version"])
-        ctx["groups"] = groups
-    else:
-        ctx.setdefault("groups", [])
     env, translations = _mail_env()
-    with render.translations_bound(translations):
+    with render.translations_bound(translations):  # the group titles are translated too
+        if ctx.pop("links", False):
+            groups = render.move_groups(ctx["view"])
+            for g in groups:
+                for opt in g["options"]:
+                    opt["url"] = base + render.move_path(token, opt["slug"], ctx["view"]["version"])
+            ctx["groups"] = groups
+        else:
+            ctx.setdefault("groups", [])
         if "clock" in ctx:
             ctx.update(clock_lines(ctx.pop("clock")))
         ctx.update(token=token, r=render, seat_url=base + render.seat_path(token), prefs_url=f"{base}/s/{token}/prefs",

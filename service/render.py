@@ -5,7 +5,7 @@ from __future__ import annotations
 import base64
 import contextvars
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 
 import flask_babel
@@ -139,6 +139,161 @@ def grid_html(player: dict, highlight=()) -> Markup:
                 out.append(f'<td class="down{hl}" data-cell="{cell}" data-face="down"></td>')
         out.append("</tr>\n")
     out.append("</table>")
+    return Markup("".join(out))
+
+
+def _t(string: str, **variables) -> Markup:
+    """A translated string for HTML built here, as Jinja's gettext hands it to templates: the
+    translation is markup, its variables are escaped (and it is always a format string). Every
+    placeholder of these strings is `%(name)s`, so the escaped values are formatted as text (quicker
+    than `Markup % dict`, which wraps each value in a helper)."""
+    return Markup(_(string) % {k: escape(v) for k, v in variables.items()})
+
+
+def _attr(obj, name: str):
+    """`obj.name` as a template reads it: the attribute, else the item (rows and dicts alike)."""
+    try:
+        return getattr(obj, name)
+    except AttributeError:
+        return obj[name]
+
+
+def card_html(value) -> str:
+    """A card on a pile (the `card` macro): its class, value and text."""
+    if value is None:
+        return '<span class="c none" data-card="">' + card_text(value) + "</span>"
+    return f'<span class="c {card_class(value)}" data-card="{escape(value)}">{escape(card_text(value))}</span>'
+
+
+def boards_html(view: dict, highlight=()) -> Markup:
+    """Every player's grid with its name, tags and totals, then the piles (the `boards` macro of
+    `_board.html`, which pages call; mails call this directly). Built here: it is the largest part
+    of every turn mail, and Jinja's per-element calls and escapes cost more than the rest of it."""
+    me = view.get("viewer")
+    turn, closer = view.get("turn"), view.get("closer")
+    out = ['<div class="boards">\n']
+    for p in players_in_order(view):
+        seat = p["seat"]
+        mine = seat == me
+        out.append('<div class="player me">\n<h3>' if mine else '<div class="player">\n<h3>')
+        out.append(escape(p["name"]))
+        if mine:
+            out.append(f' <span class="tag">{_t("you")}</span>')
+        if turn == seat:
+            out.append(f' <span class="tag turn">{_t("to play")}</span>')
+        if closer == seat:
+            out.append(f' <span class="tag closer">{_t("closed the round")}</span>')
+        if p.get("owes") and turn != seat:
+            out.append(f' <span class="tag">{_t("deciding")}</span>')
+        out.append("</h3>\n")
+        out.append(grid_html(p, highlight if mine else ()))
+        out.append(f'\n<div class="muted">'
+                   f'{_t("Total %(total)s · showing %(visible)s", total=p["total"], visible=p["visible_score"])}'
+                   "</div>\n")
+        cards = p.get("action_cards")
+        if cards:
+            shown = (escape(", ").join(map(escape, cards)) if isinstance(cards, Iterable) and not isinstance(cards, str)
+                     else escape(cards))
+            out.append(f'<div class="muted">{_t("Action cards:")} {shown}</div>\n')
+        out.append("</div>\n")
+    out.append('</div>\n<div class="piles">\n')
+    out.append(f'<div class="pile">{card_html(view.get("discard_top"))}<br>{_t("discard pile")}</div>\n')
+    out.append(f'<div class="pile"><span class="c down">{escape(view.get("draw_count"))}</span><br>'
+               f'{_t("draw pile")}</div>\n')
+    action = view.get("action")
+    if action and isinstance(action, Mapping):
+        row = "".join(f'<span class="c none" style="width:auto;padding:0 6px">{escape(c)}</span> '
+                      for c in action.get("row") or [])
+        out.append(f'<div class="pile">{row}<br>{_t("action row")} · '
+                   f'{_t("%(n)s in the action deck", n=action.get("deck_count"))}</div>\n')
+    held = view.get("held")
+    if held:
+        value = held.get("value")
+        shown = card_html(value) if value is not None else '<span class="c down">?</span>'
+        whose = (_t("your card") if held.get("seat") == me
+                 else _t("%(name)s holds", name=name_of(view, held.get("seat"))))
+        out.append(f'<div class="pile">{shown}<br>\n{whose}</div>\n')
+    out.append("</div>")
+    return Markup("".join(out))
+
+
+def sheet_html(view: dict, rows: list[dict], chart) -> Markup:
+    """The score sheet (the `sheet` macro of `_board.html`): one row per round, the totals, the
+    legend and the chart; a line saying no round was scored yet when there is none."""
+    if not rows:
+        return Markup(f'<p class="muted">{_t("No round has been scored yet.")}</p>')
+    players = view["players"]
+    names = "".join(f"<th>{escape(p['name'])}</th>" for p in players)
+    out = [f'<table class="sheet">\n<tr><th>{_t("Round")}</th>{names}</tr>\n']
+    for row in rows:
+        out.append(f"<tr><td>{escape(row['round'])}</td>")
+        for i, sc in enumerate(row["scores"]):
+            if sc is None:
+                out.append("<td>–</td>")
+                continue
+            out.append(f"<td>{escape(sc)}")
+            if i in row["doubled"]:
+                out.append("&nbsp;×2")
+            if i == row["closer"]:
+                out.append("&nbsp;◆")
+            out.append("</td>")
+        out.append("</tr>\n")
+    totals = view.get("totals")
+    out.append(f'<tr><th>{_t("Total")}</th>'
+               + "".join(f"<th>{escape(totals[p['seat']] if totals else p['total'])}</th>" for p in players)
+               + "</tr>\n</table>\n")
+    out.append(f'<div class="muted">◆ {_t("closed the round")} · ×2 {_t("doubled")}</div>\n')
+    out.append(escape(chart))
+    return Markup("".join(out))
+
+
+def _move_form(opt: dict, view: dict, game, seat, label) -> str:
+    # the whitespace is the macro's: the form is inline, its hidden inputs make the gaps of a page
+    return (f'<form class="inline" method="post" action="{escape(opt["url"].split("?")[0])}">\n'
+            f'  <input type="hidden" name="csrf_token" value="{escape(opt["form_token"])}">\n'
+            f'  <input type="hidden" name="game" value="{escape(_attr(game, "id"))}">\n'
+            f'  <input type="hidden" name="seat" value="{escape(_attr(seat, "seat"))}">\n'
+            f'  <input type="hidden" name="move" value="{escape(opt["slug"])}">\n'
+            f'  <input type="hidden" name="version" value="{escape(view["version"])}">\n'
+            f'  <button type="submit" class="" data-move="{escape(opt["slug"])}">{escape(label)}</button>\n'
+            "</form>")
+
+
+_PICKER_HEAD = '<table class="picker">\n<tr><th></th>' + "".join(f"<th>{c}</th>" for c in COLUMNS) + "</tr>\n"
+
+
+def moves_html(groups: list[dict], view: dict, game=None, seat=None, web: bool = True) -> Markup:
+    """The legal moves (the `moves` macro of `_moves.html`): per group its title and either a
+    picker (a table of the cells) or its options; buttons in small POST forms on pages (`web`),
+    links in mails. Built here for the same reason as `boards_html`."""
+    out = ['<div class="moves">\n']
+    for g in groups:
+        out.append('<div class="group">\n')
+        if g["title"]:
+            out.append(f'<div class="title">{escape(g["title"])}</div>\n')
+        cells = g["cells"]
+        if cells:
+            out.append(_PICKER_HEAD)
+            for number in range(1, ROWS + 1):
+                out.append(f"<tr><th>{number}</th>\n")
+                for col in COLUMNS:
+                    cell = f"{col}{number}"
+                    opt = cells.get(cell)
+                    if opt is None:
+                        out.append('<td><span class="none">·</span></td>\n')
+                    elif web:
+                        out.append(f"<td>\n{_move_form(opt, view, game, seat, cell)}\n</td>\n")
+                    else:
+                        out.append(f'<td><a class="btn" href="{escape(opt["url"])}">{cell}</a></td>\n')
+                out.append("</tr>\n")
+            out.append("</table>\n")
+        else:
+            for opt in g["options"]:
+                out.append(_move_form(opt, view, game, seat, opt["label"]) if web
+                           else f'<a class="btn" href="{escape(opt["url"])}">{escape(opt["label"])}</a>')
+                out.append("\n")
+        out.append("</div>\n")
+    out.append("</div>")
     return Markup("".join(out))
 
 
