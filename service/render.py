@@ -148,8 +148,10 @@ def grid_rows(player: dict) -> list[list[dict]]:
     return [grid[r * len(COLUMNS):(r + 1) * len(COLUMNS)] for r in range(ROWS)]
 
 
-_GRID_HEAD = "\n  <tr><th></th>" + "".join(f"<th>{c}</th>" for c in COLUMNS) + "</tr>\n"
-_ROW_HEADS = [f"  <tr><th>{number}</th>" for number in range(1, ROWS + 1)]
+# no whitespace between a table's tags: browsers ignore it there, css_inline would parse and
+# reserialize each piece of it as a node
+_GRID_HEAD = "<tr><th></th>" + "".join(f"<th>{c}</th>" for c in COLUMNS) + "</tr>"
+_ROW_HEADS = [f"<tr><th>{number}</th>" for number in range(1, ROWS + 1)]
 _cells: dict[tuple, str] = {}  # (cell, face, value, highlighted) -> <td>: public data only, bounded
 _PLAIN = (int, str, type(None))  # values kept as keys (exact types: True == 1 would share an entry)
 
@@ -170,6 +172,10 @@ def grid_html(player: dict, highlight=()) -> Markup:
     here rather than in a template macro: it is drawn for every player in every turn mail and page,
     and a Jinja call per cell cost more than the rest of the mail. Each distinct cell (its name,
     face, shown value, highlight) is formatted once: a face-down cell has no value to keep."""
+    return Markup(_grid(player, highlight))
+
+
+def _grid(player: dict, highlight) -> str:
     out = [f'<table class="grid" data-seat="{escape(player["seat"])}">', _GRID_HEAD]
     cells = _cells
     for head, row in zip(_ROW_HEADS, grid_rows(player), strict=False):
@@ -187,9 +193,9 @@ def grid_html(player: dict, highlight=()) -> Markup:
                 if len(cells) < 4096:
                     cells[key] = td
             out.append(td)
-        out.append("</tr>\n")
+        out.append("</tr>")
     out.append("</table>")
-    return Markup("".join(out))
+    return "".join(out)
 
 
 def _t(string: str, **variables) -> Markup:
@@ -198,7 +204,7 @@ def _t(string: str, **variables) -> Markup:
     placeholder of these strings is `%(name)s`, so the escaped values are formatted as text (quicker
     than `Markup % dict`, which wraps each value in a helper)."""
     if variables:
-        return Markup(_(string) % {k: escape(v) for k, v in variables.items()})
+        return Markup(_(string) % {k: str(v) if type(v) is int else escape(v) for k, v in variables.items()})
     bound = _bound.get()
     if bound is None:
         return Markup(_(string) % {})
@@ -236,27 +242,24 @@ def boards_html(view: dict, highlight=()) -> Markup:
     for p in players_in_order(view):
         seat = p["seat"]
         mine = seat == me
-        out.append('<div class="player me">\n<h3>' if mine else '<div class="player">\n<h3>')
-        out.append(escape(p["name"]))
+        tags = []
         if mine:
-            out.append(f' <span class="tag">{_t("you")}</span>')
+            tags.append(f' <span class="tag">{_t("you")}</span>')
         if turn == seat:
-            out.append(f' <span class="tag turn">{_t("to play")}</span>')
+            tags.append(f' <span class="tag turn">{_t("to play")}</span>')
         if closer == seat:
-            out.append(f' <span class="tag closer">{_t("closed the round")}</span>')
+            tags.append(f' <span class="tag closer">{_t("closed the round")}</span>')
         if p.get("owes") and turn != seat:
-            out.append(f' <span class="tag">{_t("deciding")}</span>')
-        out.append("</h3>\n")
-        out.append(grid_html(p, highlight if mine else ()))
-        out.append(f'\n<div class="muted">'
-                   f'{_t("Total %(total)s · showing %(visible)s", total=p["total"], visible=p["visible_score"])}'
-                   "</div>\n")
+            tags.append(f' <span class="tag">{_t("deciding")}</span>')
         cards = p.get("action_cards")
         if cards:
             shown = (escape(", ").join(map(escape, cards)) if isinstance(cards, Iterable) and not isinstance(cards, str)
                      else escape(cards))
-            out.append(f'<div class="muted">{_t("Action cards:")} {shown}</div>\n')
-        out.append("</div>\n")
+            cards = f'<div class="muted">{_t("Action cards:")} {shown}</div>\n'
+        total = _t("Total %(total)s · showing %(visible)s", total=p["total"], visible=p["visible_score"])
+        out.append(f'<div class="player{" me" if mine else ""}">\n<h3>{escape(p["name"])}{"".join(tags)}</h3>\n'
+                   f'{_grid(p, highlight if mine else ())}\n<div class="muted">{total}</div>\n'
+                   f'{cards or ""}</div>\n')
     out.append('</div>\n<div class="piles">\n')
     out.append(f'<div class="pile">{card_html(view.get("discard_top"))}<br>{_t("discard pile")}</div>\n')
     out.append(f'<div class="pile"><span class="c down">{escape(view.get("draw_count"))}</span><br>'
@@ -285,7 +288,7 @@ def sheet_html(view: dict, rows: list[dict], chart) -> Markup:
         return Markup(f'<p class="muted">{_t("No round has been scored yet.")}</p>')
     players = view["players"]
     names = "".join(f"<th>{escape(p['name'])}</th>" for p in players)
-    out = [f'<table class="sheet">\n<tr><th>{_t("Round")}</th>{names}</tr>\n']
+    out = [f'<table class="sheet"><tr><th>{_t("Round")}</th>{names}</tr>']
     for row in rows:
         out.append(f"<tr><td>{escape(row['round'])}</td>")
         for i, sc in enumerate(row["scores"]):
@@ -298,11 +301,11 @@ def sheet_html(view: dict, rows: list[dict], chart) -> Markup:
             if i == row["closer"]:
                 out.append("&nbsp;◆")
             out.append("</td>")
-        out.append("</tr>\n")
+        out.append("</tr>")
     totals = view.get("totals")
     out.append(f'<tr><th>{_t("Total")}</th>'
                + "".join(f"<th>{escape(totals[p['seat']] if totals else p['total'])}</th>" for p in players)
-               + "</tr>\n</table>\n")
+               + "</tr></table>\n")
     out.append(f'<div class="muted">◆ {_t("closed the round")} · ×2 {_t("doubled")}</div>\n')
     out.append(escape(chart))
     return Markup("".join(out))
@@ -320,7 +323,7 @@ def _move_form(opt: dict, view: dict, game, seat, label) -> str:
             "</form>")
 
 
-_PICKER_HEAD = '<table class="picker">\n<tr><th></th>' + "".join(f"<th>{c}</th>" for c in COLUMNS) + "</tr>\n"
+_PICKER_HEAD = '<table class="picker"><tr><th></th>' + "".join(f"<th>{c}</th>" for c in COLUMNS) + "</tr>"
 
 
 def moves_html(groups: list[dict], view: dict, game=None, seat=None, web: bool = True) -> Markup:
@@ -336,17 +339,17 @@ def moves_html(groups: list[dict], view: dict, game=None, seat=None, web: bool =
         if cells:
             out.append(_PICKER_HEAD)
             for number in range(1, ROWS + 1):
-                out.append(f"<tr><th>{number}</th>\n")
+                out.append(f"<tr><th>{number}</th>")
                 for col in COLUMNS:
                     cell = f"{col}{number}"
                     opt = cells.get(cell)
                     if opt is None:
-                        out.append('<td><span class="none">·</span></td>\n')
+                        out.append('<td><span class="none">·</span></td>')
                     elif web:
-                        out.append(f"<td>\n{_move_form(opt, view, game, seat, cell)}\n</td>\n")
+                        out.append(f"<td>\n{_move_form(opt, view, game, seat, cell)}\n</td>")
                     else:
-                        out.append(f'<td><a class="btn" href="{escape(opt["url"])}">{cell}</a></td>\n')
-                out.append("</tr>\n")
+                        out.append(f'<td><a class="btn" href="{escape(opt["url"])}">{cell}</a></td>')
+                out.append("</tr>")
             out.append("</table>\n")
         else:
             for opt in g["options"]:
