@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import base64
 import contextvars
+import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 
 import flask_babel
@@ -14,26 +15,55 @@ from markupsafe import Markup, escape
 
 from service import tokens
 
+# While bound: (translations, their texts by message, the texts as markup by message).
 _bound: contextvars.ContextVar = contextvars.ContextVar("skyjo_bound_translations", default=None)
+_memos: dict[int, tuple] = {}  # id(translations) -> the tuple above (a few locales)
+_MEMO_SIZE = 4096  # messages per locale (they are constants of the code; a bound, not a limit)
 
 
 def _(string: str, **variables) -> str:
     """Flask-Babel's gettext; inside `translations_bound` the translations are looked up once for a
-    whole mail instead of for every string (the sender renders many mails, each with dozens)."""
-    t = _bound.get()
-    if t is None:
+    whole mail instead of for every string (the sender renders many mails, each with dozens), and
+    each message's translation is remembered (a translations object always gives the same)."""
+    bound = _bound.get()
+    if bound is None:
         return flask_babel.gettext(string, **variables)
-    text = t.ugettext(string)
+    texts = bound[1]
+    text = texts.get(string)
+    if text is None:
+        text = bound[0].ugettext(string)
+        if len(texts) < _MEMO_SIZE:
+            texts[string] = text
     return text % variables if variables else text
 
 
 @contextmanager
 def translations_bound(translations) -> Iterator[None]:
-    token = _bound.set(translations)
+    found = _memos.get(id(translations))
+    if found is None or found[0] is not translations:
+        if len(_memos) > 64:
+            _memos.clear()
+        found = _memos[id(translations)] = (translations, {}, {})
+    token = _bound.set(found)
     try:
         yield
     finally:
         _bound.reset(token)
+
+
+def style_sheet(env, name: str) -> Callable[[], Markup]:
+    """A template global returning the style sheet `name` of `env`, rendered once per version of
+    the file (mails put it in their <style>; an `{% include %}` rendered it again for every mail)."""
+    cached: list = [None, None]
+
+    def style() -> Markup:
+        template = env.get_template(name)  # the same object until the file changes (auto_reload)
+        if cached[0] is not template:
+            cached[:] = [template, Markup(template.render())]
+        return cached[1]
+
+    return style
+
 
 COLUMNS = "ABCD"
 ROWS = 3
@@ -118,27 +148,216 @@ def grid_rows(player: dict) -> list[list[dict]]:
     return [grid[r * len(COLUMNS):(r + 1) * len(COLUMNS)] for r in range(ROWS)]
 
 
+# no whitespace between a table's tags: browsers ignore it there, css_inline would parse and
+# reserialize each piece of it as a node
+_GRID_HEAD = "<tr><th></th>" + "".join(f"<th>{c}</th>" for c in COLUMNS) + "</tr>"
+_ROW_HEADS = [f"<tr><th>{number}</th>" for number in range(1, ROWS + 1)]
+_cells: dict[tuple, str] = {}  # (cell, face, value, highlighted) -> <td>: public data only, bounded
+_PLAIN = (int, str, type(None))  # values kept as keys (exact types: True == 1 would share an entry)
+
+
+def _cell_html(cell, face, value, hl: bool) -> str:
+    h = " hl" if hl else ""
+    cell = escape(cell)
+    if face == "up":
+        return (f'<td class="{card_class(value)}{h}" data-cell="{cell}" data-face="up" '
+                f'data-card="{escape(value)}">{escape(card_text(value))}</td>')
+    if face == "removed":
+        return f'<td class="removed" data-cell="{cell}" data-face="removed"></td>'
+    return f'<td class="down{h}" data-cell="{cell}" data-face="down"></td>'
+
+
 def grid_html(player: dict, highlight=()) -> Markup:
     """One player's grid as an HTML table (A-D over 1-3; face-down and removed cells empty). Built
     here rather than in a template macro: it is drawn for every player in every turn mail and page,
-    and a Jinja call per cell cost more than the rest of the mail."""
-    out = [f'<table class="grid" data-seat="{escape(player["seat"])}">\n  <tr><th></th>',
-           "".join(f"<th>{c}</th>" for c in COLUMNS), "</tr>\n"]
-    for number, row in enumerate(grid_rows(player), start=1):
-        out.append(f"  <tr><th>{number}</th>")
+    and a Jinja call per cell cost more than the rest of the mail. Each distinct cell (its name,
+    face, shown value, highlight) is formatted once: a face-down cell has no value to keep."""
+    return Markup(_grid(player, highlight))
+
+
+def _grid(player: dict, highlight) -> str:
+    out = [f'<table class="grid" data-seat="{escape(player["seat"])}">', _GRID_HEAD]
+    cells = _cells
+    for head, row in zip(_ROW_HEADS, grid_rows(player), strict=False):
+        out.append(head)
         for c in row:
-            cell = escape(c["cell"])
-            hl = " hl" if c["cell"] in highlight else ""
-            if c["face"] == "up":
-                value = c["value"]
-                out.append(f'<td class="{card_class(value)}{hl}" data-cell="{cell}" data-face="up" '
-                           f'data-card="{escape(value)}">{escape(card_text(value))}</td>')
-            elif c["face"] == "removed":
-                out.append(f'<td class="removed" data-cell="{cell}" data-face="removed"></td>')
-            else:
-                out.append(f'<td class="down{hl}" data-cell="{cell}" data-face="down"></td>')
-        out.append("</tr>\n")
+            name, face = c["cell"], c["face"]
+            value = c["value"] if face == "up" else None
+            key = (name, face, value, name in highlight)
+            if type(value) not in _PLAIN or type(name) is not str:
+                out.append(_cell_html(*key))
+                continue
+            td = cells.get(key)
+            if td is None:
+                td = _cell_html(*key)
+                if len(cells) < 4096:
+                    cells[key] = td
+            out.append(td)
+        out.append("</tr>")
     out.append("</table>")
+    return "".join(out)
+
+
+def _t(string: str, **variables) -> Markup:
+    """A translated string for HTML built here, as Jinja's gettext hands it to templates: the
+    translation is markup, its variables are escaped (and it is always a format string). Every
+    placeholder of these strings is `%(name)s`, so the escaped values are formatted as text (quicker
+    than `Markup % dict`, which wraps each value in a helper)."""
+    if variables:
+        return Markup(_(string) % {k: str(v) if type(v) is int else escape(v) for k, v in variables.items()})
+    bound = _bound.get()
+    if bound is None:
+        return Markup(_(string) % {})
+    marks = bound[2]
+    found = marks.get(string)
+    if found is None:
+        found = Markup(_(string) % {})
+        if len(marks) < _MEMO_SIZE:
+            marks[string] = found
+    return found
+
+
+def _attr(obj, name: str):
+    """`obj.name` as a template reads it: the attribute, else the item (rows and dicts alike)."""
+    try:
+        return getattr(obj, name)
+    except AttributeError:
+        return obj[name]
+
+
+def card_html(value) -> str:
+    """A card on a pile (the `card` macro): its class, value and text."""
+    if value is None:
+        return '<span class="c none" data-card="">' + card_text(value) + "</span>"
+    return f'<span class="c {card_class(value)}" data-card="{escape(value)}">{escape(card_text(value))}</span>'
+
+
+def boards_html(view: dict, highlight=()) -> Markup:
+    """Every player's grid with its name, tags and totals, then the piles (the `boards` macro of
+    `_board.html`, which pages call; mails call this directly). Built here: it is the largest part
+    of every turn mail, and Jinja's per-element calls and escapes cost more than the rest of it."""
+    me = view.get("viewer")
+    turn, closer = view.get("turn"), view.get("closer")
+    out = ['<div class="boards">\n']
+    for p in players_in_order(view):
+        seat = p["seat"]
+        mine = seat == me
+        tags = []
+        if mine:
+            tags.append(f' <span class="tag">{_t("you")}</span>')
+        if turn == seat:
+            tags.append(f' <span class="tag turn">{_t("to play")}</span>')
+        if closer == seat:
+            tags.append(f' <span class="tag closer">{_t("closed the round")}</span>')
+        if p.get("owes") and turn != seat:
+            tags.append(f' <span class="tag">{_t("deciding")}</span>')
+        cards = p.get("action_cards")
+        if cards:
+            shown = (escape(", ").join(map(escape, cards)) if isinstance(cards, Iterable) and not isinstance(cards, str)
+                     else escape(cards))
+            cards = f'<div class="muted">{_t("Action cards:")} {shown}</div>\n'
+        total = _t("Total %(total)s · showing %(visible)s", total=p["total"], visible=p["visible_score"])
+        out.append(f'<div class="player{" me" if mine else ""}">\n<h3>{escape(p["name"])}{"".join(tags)}</h3>\n'
+                   f'{_grid(p, highlight if mine else ())}\n<div class="muted">{total}</div>\n'
+                   f'{cards or ""}</div>\n')
+    out.append('</div>\n<div class="piles">\n')
+    out.append(f'<div class="pile">{card_html(view.get("discard_top"))}<br>{_t("discard pile")}</div>\n')
+    out.append(f'<div class="pile"><span class="c down">{escape(view.get("draw_count"))}</span><br>'
+               f'{_t("draw pile")}</div>\n')
+    action = view.get("action")
+    if action and isinstance(action, Mapping):
+        row = "".join(f'<span class="c none" style="width:auto;padding:0 6px">{escape(c)}</span> '
+                      for c in action.get("row") or [])
+        out.append(f'<div class="pile">{row}<br>{_t("action row")} · '
+                   f'{_t("%(n)s in the action deck", n=action.get("deck_count"))}</div>\n')
+    held = view.get("held")
+    if held:
+        value = held.get("value")
+        shown = card_html(value) if value is not None else '<span class="c down">?</span>'
+        whose = (_t("your card") if held.get("seat") == me
+                 else _t("%(name)s holds", name=name_of(view, held.get("seat"))))
+        out.append(f'<div class="pile">{shown}<br>\n{whose}</div>\n')
+    out.append("</div>")
+    return Markup("".join(out))
+
+
+def sheet_html(view: dict, rows: list[dict], chart) -> Markup:
+    """The score sheet (the `sheet` macro of `_board.html`): one row per round, the totals, the
+    legend and the chart; a line saying no round was scored yet when there is none."""
+    if not rows:
+        return Markup(f'<p class="muted">{_t("No round has been scored yet.")}</p>')
+    players = view["players"]
+    names = "".join(f"<th>{escape(p['name'])}</th>" for p in players)
+    out = [f'<table class="sheet"><tr><th>{_t("Round")}</th>{names}</tr>']
+    for row in rows:
+        out.append(f"<tr><td>{escape(row['round'])}</td>")
+        for i, sc in enumerate(row["scores"]):
+            if sc is None:
+                out.append("<td>–</td>")
+                continue
+            out.append(f"<td>{escape(sc)}")
+            if i in row["doubled"]:
+                out.append("&nbsp;×2")
+            if i == row["closer"]:
+                out.append("&nbsp;◆")
+            out.append("</td>")
+        out.append("</tr>")
+    totals = view.get("totals")
+    out.append(f'<tr><th>{_t("Total")}</th>'
+               + "".join(f"<th>{escape(totals[p['seat']] if totals else p['total'])}</th>" for p in players)
+               + "</tr></table>\n")
+    out.append(f'<div class="muted">◆ {_t("closed the round")} · ×2 {_t("doubled")}</div>\n')
+    out.append(escape(chart))
+    return Markup("".join(out))
+
+
+def _move_form(opt: dict, view: dict, game, seat, label) -> str:
+    # the whitespace is the macro's: the form is inline, its hidden inputs make the gaps of a page
+    return (f'<form class="inline" method="post" action="{escape(opt["url"].split("?")[0])}">\n'
+            f'  <input type="hidden" name="csrf_token" value="{escape(opt["form_token"])}">\n'
+            f'  <input type="hidden" name="game" value="{escape(_attr(game, "id"))}">\n'
+            f'  <input type="hidden" name="seat" value="{escape(_attr(seat, "seat"))}">\n'
+            f'  <input type="hidden" name="move" value="{escape(opt["slug"])}">\n'
+            f'  <input type="hidden" name="version" value="{escape(view["version"])}">\n'
+            f'  <button type="submit" class="" data-move="{escape(opt["slug"])}">{escape(label)}</button>\n'
+            "</form>")
+
+
+_PICKER_HEAD = '<table class="picker"><tr><th></th>' + "".join(f"<th>{c}</th>" for c in COLUMNS) + "</tr>"
+
+
+def moves_html(groups: list[dict], view: dict, game=None, seat=None, web: bool = True) -> Markup:
+    """The legal moves (the `moves` macro of `_moves.html`): per group its title and either a
+    picker (a table of the cells) or its options; buttons in small POST forms on pages (`web`),
+    links in mails. Built here for the same reason as `boards_html`."""
+    out = ['<div class="moves">\n']
+    for g in groups:
+        out.append('<div class="group">\n')
+        if g["title"]:
+            out.append(f'<div class="title">{escape(g["title"])}</div>\n')
+        cells = g["cells"]
+        if cells:
+            out.append(_PICKER_HEAD)
+            for number in range(1, ROWS + 1):
+                out.append(f"<tr><th>{number}</th>")
+                for col in COLUMNS:
+                    cell = f"{col}{number}"
+                    opt = cells.get(cell)
+                    if opt is None:
+                        out.append('<td><span class="none">·</span></td>')
+                    elif web:
+                        out.append(f"<td>\n{_move_form(opt, view, game, seat, cell)}\n</td>")
+                    else:
+                        out.append(f'<td><a class="btn" href="{escape(opt["url"])}">{cell}</a></td>')
+                out.append("</tr>")
+            out.append("</table>\n")
+        else:
+            for opt in g["options"]:
+                out.append(_move_form(opt, view, game, seat, opt["label"]) if web
+                           else f'<a class="btn" href="{escape(opt["url"])}">{escape(opt["label"])}</a>')
+                out.append("\n")
+        out.append("</div>\n")
+    out.append("</div>")
     return Markup("".join(out))
 
 
@@ -204,6 +423,19 @@ def held_value(view: dict):
     return None
 
 
+@functools.lru_cache(maxsize=4096)
+def _move_text(text: str) -> tuple[str, str | None, bool, str]:
+    """A legal move's verb, argument, whether that is a cell, and its slug (memoized: the same few
+    dozen texts come back in every mail and page)."""
+    verb, arg = split_move(text)
+    return verb, arg, is_cell(arg), slug_for([text])
+
+
+@functools.lru_cache(maxsize=256)
+def _take_slug(cell: str) -> str:
+    return slug_for(["take", f"swap {cell}"])
+
+
 def move_groups(view: dict) -> list[dict]:
     """The viewer's legal moves as groups for links/buttons: one entry per decision the player can make.
 
@@ -223,18 +455,18 @@ def move_groups(view: dict) -> list[dict]:
         return groups[key]
 
     for text in view.get("legal_moves", []):
-        verb, arg = split_move(text)
+        verb, arg, cell_arg, slug = _move_text(text)
         if verb == "take" and arg is None:
             g = group("take", _("Take the %(card)s from the discard pile and put it at:",
                                 card=card_text(view.get("discard_top"))))
             for c in mine["grid"]:
                 if c["face"] != "removed":
                     texts = ["take", f"swap {c['cell']}"]
-                    opt = {"slug": slug_for(texts), "texts": texts, "label": c["cell"], "cell": c["cell"]}
+                    opt = {"slug": _take_slug(c["cell"]), "texts": texts, "label": c["cell"], "cell": c["cell"]}
                     g["options"].append(opt)
                     g["cells"][c["cell"]] = opt
             continue
-        if is_cell(arg):
+        if cell_arg:
             if verb not in groups:
                 titles = {
                     "reveal": lambda: _("Turn over one of your cards:"),
@@ -245,16 +477,32 @@ def move_groups(view: dict) -> list[dict]:
                 }
                 group(verb, titles[verb]() if verb in titles else verb.capitalize() + ":")
             g = groups[verb]
-            opt = {"slug": slug_for([text]), "texts": [text], "label": arg, "cell": arg}
+            opt = {"slug": slug, "texts": [text], "label": arg, "cell": arg}
             g["options"].append(opt)
             g["cells"][arg] = opt
             continue
         g = group(text, "")
         label = _("Draw a card from the pile") if verb == "draw" and arg is None else text
-        g["options"].append({"slug": slug_for([text]), "texts": [text], "label": label, "cell": None})
+        g["options"].append({"slug": slug, "texts": [text], "label": label, "cell": None})
     # draw before take reads better
     order.sort(key=lambda k: {"reveal": 0, "draw": 1, "take": 2, "swap": 3, "flip": 4}.get(k, 5))
     return [groups[k] for k in order]
+
+
+def lines_html(lines) -> Markup:
+    """Lines of text (escaped) separated by <br>."""
+    return Markup("<br>").join(lines)
+
+
+def links_text(groups: list[dict]) -> str:
+    """The move links of the plain-text part: per group its title, then one line per option."""
+    out = []
+    for g in groups:
+        if g["title"]:
+            out.append(f"{g['title']}\n")
+        out.extend(f"  {opt['label']}: {opt['url']}\n" for opt in g["options"])
+        out.append("\n")
+    return "".join(out)
 
 
 def describe(view: dict, texts: list[str]) -> str:
@@ -286,6 +534,10 @@ def highlight_cells(texts: list[str]) -> set[str]:
     return cells
 
 
+_TEXT_FACES = {"removed": "  ·  ", "down": " [  ]"}
+_TEXT_UP = {v: f" [{card_text(v):>2}]" for v in [*range(-20, 21), "star"]}  # face-up cells of the text board
+
+
 def text_board(view: dict, width: int = 4) -> str:
     """The board in monospace for the plain-text part of mails."""
     lines: list[str] = []
@@ -305,12 +557,13 @@ def text_board(view: dict, width: int = 4) -> str:
         for r, row in enumerate(grid_rows(p), start=1):
             cells = []
             for c in row:
-                if c["face"] == "removed":
-                    cells.append("  ·  ")
-                elif c["face"] == "down":
-                    cells.append(" [  ]")
-                else:
-                    cells.append(f" [{card_text(c['value']):>2}]")
+                shown = _TEXT_FACES.get(c["face"])
+                if shown is None:  # face up
+                    value = c["value"]
+                    shown = _TEXT_UP.get(value) if type(value) in (int, str) else None  # not bools
+                    if shown is None:
+                        shown = f" [{card_text(value):>2}]"
+                cells.append(shown)
             lines.append(f"  {r}  " + "".join(cells))
         lines.append("")
     lines.append(_("Discard pile: %(top)s   Draw pile: %(count)s cards",
