@@ -128,11 +128,16 @@ def hold_candidate(game: GameRow, new: engine.Game, mover: int, clocks: dict[int
     whose decisions may be held), that decision's row values, to hold on the game row."""
     if played_by_clock() or new.is_over or getattr(game, "clock_rows", True) or clock.resets_seat(clocks, mover):
         return None
-    pending = new.pending()
+    return _holdable_decision(game, new.pending(), new.version, clocks, now)
+
+
+def _holdable_decision(game: GameRow, pending: list, version: int, clocks: dict[int, clock.SeatState],
+                       now: datetime) -> dict | None:
+    """The row values of the one decision owed, when exactly one is and its seat's may be held."""
     if len(pending) != 1 or not holdable(clocks.get(pending[0].seat)):
         return None
     p = pending[0]
-    return clock.new_decision(game.id, p.seat, p.kind, new.version, settings_for(game), clocks.get(p.seat), now)
+    return clock.new_decision(game.id, p.seat, p.kind, version, settings_for(game), clocks.get(p.seat), now)
 
 
 def held_status(clocks: dict[int, clock.SeatState], held: dict, now: datetime) -> dict[int, dict]:
@@ -235,13 +240,10 @@ def moved(s: Session, game: GameRow, new: engine.Game, seat: int, now: datetime 
     if open_rows is None:
         open_rows = clock.game_open_rows(s, game.id)
     kept = [r for r in open_rows if (r.seat, r.kind) in owed and r.seat != seat]
-    settings = settings_for(game)
-    hold = None
-    if not kept and len(pending) == 1 and holdable(clocks.get(pending[0].seat)):
-        p = pending[0]
-        hold = clock.new_decision(game.id, p.seat, p.kind, new.version, settings, clocks.get(p.seat), now)
+    hold = None if kept else _holdable_decision(game, pending, new.version, clocks, now)
+    if hold is not None:
         pending = []  # nothing for the table: its open rows all close
-    rows = clock.schedule_decisions(s, game.id, pending, new.version, now, settings,
+    rows = clock.schedule_decisions(s, game.id, pending, new.version, now, settings_for(game),
                                     acted_seats=(seat,), clocks=clocks, open_rows=open_rows)
     _store_held(s, game, hold, bool(rows))
     return clock.board_status(s, game.id, now, clocks=clocks, open_rows=rows + ([clock.held_row(hold)] if hold else []))

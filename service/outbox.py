@@ -996,7 +996,7 @@ class BackgroundSender:
             self._wake.clear()
 
 
-SENDER_KEY = _EXT_KEY = "outbox_sender"  # app.extensions key of this process's background sender
+_EXT_KEY = "outbox_sender"
 
 
 def app_engine(app) -> Engine:

@@ -540,15 +540,15 @@ def save_moves(s: Session | CoreTx, game: GameRow | GameSnapshot, seat: SeatRow 
         if held is None:
             res = direct(conn, _SAVE_GAME_OF_SEAT, values)
         else:
-            res = direct(conn, _SAVE_GAME_OF_SEAT_HOLDING,
-                         {**values, "held": clock.held_json(held), "held_next_at": held["next_at"]})
+            held_data = clock.held_json(held)
+            res = direct(conn, _SAVE_GAME_OF_SEAT_HOLDING, {**values, "held": held_data, "held_next_at": held["next_at"]})
     if res.rowcount != 1:
         raise Conflict(_("Somebody else moved at the same moment. Here is the current board."),
                        game=game, seat=seat)
     # the row now holds these values: tell the session without another SELECT of the state
     changed = [("state", new_state), ("version", new.version), ("updated_at", now), ("status", new_status)]
     if held is not None:
-        changed += [("clock_held", clock.held_json(held)), ("clock_next_at", held["next_at"])]
+        changed += [("clock_held", held_data), ("clock_next_at", held["next_at"])]
     for key, value in changed:
         holds(game, key, value)
     if seats is None:

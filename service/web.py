@@ -30,9 +30,8 @@ def _see_other(location: str):
 def _wake_sender(response):
     """A POST may have queued mails: let the background sender (if this process runs one) deliver
     them now."""
-    sender = current_app.extensions.get(outbox.SENDER_KEY)
-    if sender is not None and response.status_code < 400 and request.method == "POST":
-        sender.wake()
+    if response.status_code < 400 and request.method == "POST":
+        outbox.wake_background_sender(current_app)
     return response
 
 
