@@ -11,11 +11,11 @@ from alembic import context
 from sqlalchemy import pool
 from sqlmodel import SQLModel
 
-import service.clock_models  # noqa: F401
-import service.models  # noqa: F401  (registers the tables)
-import service.outbox  # noqa: F401
-import service.reply_models  # noqa: F401
-from service.db import make_engine
+import service.mail.outbox  # noqa: F401
+import service.store.clock_models  # noqa: F401
+import service.store.models  # noqa: F401  (registers the tables)
+import service.store.reply_models  # noqa: F401
+from service.store.db import make_engine
 
 config = context.config
 if config.config_file_name is not None and not config.attributes.get("skip_logging"):

@@ -41,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sqlalchemy import create_engine, event, text  # noqa: E402
 
-from service import clock  # noqa: E402
+from service.clock import core as clock  # noqa: E402
 
 PG_URL = os.environ.get("BENCH_POSTGRES_URL") or os.environ.get(
     "TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")

@@ -42,14 +42,14 @@ SECRET = "bench-" + secrets.token_hex(8)
 
 
 # --------------------------------------------------------------------------------------------------
-# the bare endpoint (same stack: Flask + SQLAlchemy engine from service.db + the same database)
+# the bare endpoint (same stack: Flask + SQLAlchemy engine from service.store.db + the same database)
 
 
 def bare_app():
     from flask import Flask, abort, request
     from sqlalchemy import text
 
-    from service import db
+    from service.store import db
 
     app = Flask("bare")
     app.config["DATABASE_URL"] = os.environ["DATABASE_URL"]
@@ -160,7 +160,8 @@ class Conn:
 def setup_games(app, n_games: int) -> list[dict]:
     """Games dealt with known seeds; the bench replays each locally to always send a legal move."""
     import engine
-    from service import db, usecases
+    from service.play import usecases
+    from service.store import db
 
     games = []
     with app.app_context():
@@ -181,7 +182,8 @@ def plan_moves(app, games: list[dict], per_game: int, seed: int = 1) -> None:
     only POSTs: the client threads share the machine's cores with the server. Each POST carries the
     CSRF token its Confirm page would have had (the bench knows SECRET_KEY, as it knows the seeds)."""
     import engine
-    from service import render, tokens
+    from service.render import board as render
+    from service.store import tokens
 
     rng = random.Random(seed)
     for gm in games:
@@ -298,8 +300,11 @@ def mails_per_second(app, seconds: float = 3.0) -> float:
     bodies stored: what the sender does before sending) per second, both halves in the loop."""
     from sqlmodel import select
 
-    from service import clock, db, mails, outbox, usecases
-    from service.models import SeatRow
+    from service.clock import core as clock
+    from service.mail import mails, outbox
+    from service.play import usecases
+    from service.store import db
+    from service.store.models import SeatRow
 
     renderer = app.extensions["outbox_renderer"]
     with app.app_context():
@@ -329,7 +334,8 @@ def mails_per_second(app, seconds: float = 3.0) -> float:
 def bench_db(kind: str, args) -> dict | None:
     from sqlalchemy import text
 
-    from service import create_app, db
+    from service import create_app
+    from service.store import db
 
     drop = None
     tmp = tempfile.mkdtemp(prefix="skyjo-bench-")

@@ -82,7 +82,9 @@ def create_app(config: dict | None = None) -> Flask:
             raise RuntimeError("SECRET_KEY must be set outside development (it also signs every link)")
         app.config["SECRET_KEY"] = _dev_secret(app.instance_path)
 
-    from service import db, errors, ratelimit, web
+    from service.store import db
+    from service.web import errors, ratelimit
+    from service.web import routes as web
 
     db.init_app(app)
     csrf.init_app(app)
@@ -99,14 +101,15 @@ def create_app(config: dict | None = None) -> Flask:
     ratelimit.init_app(app)
     babel.init_app(app)
     app.register_blueprint(web.bp)
-    from service import mails, render
+    from service.mail import mails
+    from service.render import board as render
 
     app.jinja_env.globals["r"] = render
     app.extensions["outbox_renderer"] = mails.renderer_for(app)  # mails are rendered when sent
     errors.init_app(app)
     if app.config["DEV"]:
         try:
-            from service.devmail import devmail_bp
+            from service.web.devmail import devmail_bp
         except ImportError:  # pragma: no cover - until the mail layer lands
             devmail_bp = None
         if devmail_bp is not None:

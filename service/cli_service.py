@@ -51,10 +51,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     os.environ.setdefault("BASE_URL", f"http://{args.host}:{args.port}")
     app = _app()
     upgrade_database(app.config["DATABASE_URL"])
-    from service.outbox import start_background_sender
+    from service.mail.outbox import start_background_sender
 
     start_background_sender(app, use_reloader=args.debug)
-    from service import scheduler
+    from service.clock import scheduler
 
     scheduler.start_in_process(app, use_reloader=args.debug)  # the clock; not in the reloader's watcher
     where = app.config["BASE_URL"]
@@ -76,7 +76,8 @@ def cmd_db_upgrade(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from service import db, usecases
+    from service.play import usecases
+    from service.store import db
 
     app = _app()
     with app.app_context():
@@ -103,7 +104,7 @@ def add_commands(subparsers) -> None:
     up = dbsub.add_parser("upgrade", help="migrate the database (DATABASE_URL) to the newest schema")
     up.set_defaults(func=cmd_db_upgrade)
 
-    from service import scheduler
+    from service.clock import scheduler
 
     scheduler.add_worker_command(subparsers)  # `worker`: the clock (and mail) for multi-process deployments
 
@@ -111,6 +112,6 @@ def add_commands(subparsers) -> None:
     exp.add_argument("game", help="the game id (from its page address or the database)")
     exp.set_defaults(func=cmd_export)
 
-    from service import reply_service
+    from service.play import reply_service
 
     reply_service.add_inbound_command(subparsers)  # `inbound-smtp`: reply mails play turns

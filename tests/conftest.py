@@ -50,7 +50,8 @@ def db_url(request, tmp_path):
 
 
 def make_app(db_url: str, **extra):
-    from service import create_app, db
+    from service import create_app
+    from service.store import db
 
     config = {"TESTING": True, "DATABASE_URL": db_url, "SECRET_KEY": "test-" + secrets.token_hex(8),
               "BASE_URL": "http://localhost", "ENV_NAME": "development"}
@@ -66,7 +67,7 @@ def make_app(db_url: str, **extra):
 def app(db_url):
     app = make_app(db_url)
     yield app
-    from service import db
+    from service.store import db
 
     db.get_engine(app).dispose()
 

@@ -14,9 +14,9 @@ from urllib.parse import urlsplit
 from sqlmodel import select
 
 import engine
-from service import db
-from service.models import GameRow, SeatRow
-from service.outbox import OutboxMail, render_pending
+from service.mail.outbox import OutboxMail, render_pending
+from service.store import db
+from service.store.models import GameRow, SeatRow
 
 CSRF_RE = re.compile(r'name="csrf_token"(?: type="hidden")? value="([^"]+)"|value="([^"]+)" name="csrf_token"')
 LINK_RE = re.compile(r"https?://localhost(/[^\s\"'<>]+)")
@@ -87,7 +87,7 @@ def form_csrf(page: str, action: str) -> str | None:
 def post_move(app, client, path: str, fields: dict):
     """POST a move form as its Confirm page would have made it for `fields["version"]` (a stale or
     wrong request with a genuine form token, to see what the service says)."""
-    from service import tokens
+    from service.store import tokens
 
     token, slug = path.split("/")[2], path.rsplit("/", 1)[1]
     with app.test_request_context():
@@ -120,7 +120,7 @@ def game_state(app, game_id: str) -> tuple[int, dict, str]:
 def full_state(app, game_id: str) -> dict:
     """The engine state with the game's whole event log (the saved state keeps only its start; the
     move log holds the rest)."""
-    from service import usecases
+    from service.play import usecases
 
     with app.app_context(), db.transaction() as s:
         return usecases.full_game(s, s.get(GameRow, game_id)).to_json()

@@ -25,7 +25,7 @@ from aiosmtpd.smtp import AuthResult, LoginPassword
 from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import Engine
 
-from service.outbox import OutboxMail
+from service.mail.outbox import OutboxMail
 
 PG_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 IN_CI = os.environ.get("CI", "").lower() == "true"
@@ -153,7 +153,7 @@ def client_tls_context(cert: Path) -> ssl.SSLContext:
 
 
 def sqlite_engine(path: Path) -> Engine:
-    """Configured like service.db: driver autocommit off, explicit BEGIN, WAL, busy timeout."""
+    """Configured like service.store.db: driver autocommit off, explicit BEGIN, WAL, busy timeout."""
     engine = create_engine(f"sqlite:///{path}", connect_args={"timeout": 30, "check_same_thread": False})
 
     @event.listens_for(engine, "connect")

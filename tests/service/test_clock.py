@@ -13,9 +13,9 @@ from sqlalchemy import Column, Integer, MetaData, String, Table, event, func, se
 from sqlalchemy.types import JSON
 
 import engine as skyjo
-from service import clock
-from service.clock import ClockSettings
-from service.clock_models import Deadline, SeatClock
+from service.clock import core as clock
+from service.clock.core import ClockSettings
+from service.store.clock_models import Deadline, SeatClock
 from tests.service.test_clock_support import RecordingHandlers, effect, pg_schema_url, setup_db
 
 H = timedelta(hours=1)

@@ -13,9 +13,12 @@ from datetime import timedelta
 from sqlalchemy import event, func
 from sqlmodel import select
 
-from service import clock, clock_service, db, render, tokens, usecases
-from service.clock_models import Deadline, SeatClock
-from service.models import GameRow, MoveRow
+from service.clock import core as clock
+from service.play import clock_service, usecases
+from service.render import board as render
+from service.store import db, tokens
+from service.store.clock_models import Deadline, SeatClock
+from service.store.models import GameRow, MoveRow
 from tests.service.helpers import post_form
 from tests.service.test_clock_wiring import seat_link, start, sweep
 from tests.service.test_move_path import _post_move

@@ -10,8 +10,9 @@ from datetime import timedelta
 
 import pytest
 
-from service import clock, scheduler
-from service.clock import ClockSettings
+from service.clock import core as clock
+from service.clock import scheduler
+from service.clock.core import ClockSettings
 from tests.service.test_clock_support import RecordingHandlers, setup_db
 
 

@@ -13,13 +13,16 @@ from datetime import timedelta
 import pytest
 from sqlmodel import select
 
-from service import clock, clock_service, render
-from service.clock_models import Deadline, SeatClock
+from service.clock import core as clock
+from service.play import clock_service
+from service.render import board as render
+from service.store.clock_models import Deadline, SeatClock
 
 
 @pytest.fixture
 def app(tmp_path):
-    from service import create_app, db
+    from service import create_app
+    from service.store import db
 
     app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp_path / 'svc.sqlite3'}",
                       "SECRET_KEY": "test-" + secrets.token_hex(8), "BASE_URL": "http://localhost",
@@ -32,7 +35,8 @@ def app(tmp_path):
 
 
 def start_game(app):
-    from service import db, usecases
+    from service.play import usecases
+    from service.store import db
 
     with app.app_context(), db.transaction(write=True) as s:
         created = usecases.create_game(s, host_name="Ann", host_email="ann@example.com",
@@ -42,7 +46,7 @@ def start_game(app):
 
 
 def sweep(app, at):
-    from service import db
+    from service.store import db
 
     with app.app_context():
         r = clock.tick(at, lambda: db.transaction(write=True, app=app), clock_service.ServiceClockHandlers())
@@ -51,8 +55,8 @@ def sweep(app, at):
 
 
 def q(app, stmt):
-    from service import db
-    from service.outbox import render_pending
+    from service.mail.outbox import render_pending
+    from service.store import db
 
     render_pending(db.get_engine(app), app.extensions["outbox_renderer"])  # mails get their bodies
     with app.app_context(), db.transaction() as s:
@@ -60,8 +64,8 @@ def q(app, stmt):
 
 
 def test_timeouts_play_through_the_move_use_case(app):
-    from service.models import GameRow, MoveRow
-    from service.outbox import OutboxMail
+    from service.mail.outbox import OutboxMail
+    from service.store.models import GameRow, MoveRow
 
     game_id, tokens = start_game(app)
     start = clock.utcnow()
@@ -90,7 +94,8 @@ def test_timeouts_play_through_the_move_use_case(app):
     assert game.version == len(moves)  # every timeout went through the versioned use case once
 
     # Bo acts himself (from his link): his timeouts are forgiven.
-    from service import db, usecases
+    from service.play import usecases
+    from service.store import db
 
     with app.app_context(), db.transaction(write=True) as s:
         game = s.get(GameRow, game_id)
@@ -105,8 +110,8 @@ def test_timeouts_play_through_the_move_use_case(app):
 
 
 def test_digest_mail_lists_waiting_games(app):
-    from service import db
-    from service.outbox import OutboxMail
+    from service.mail.outbox import OutboxMail
+    from service.store import db
 
     ids = [start_game(app)[0] for _ in range(2)]
     with app.app_context(), db.transaction(write=True) as s:
@@ -122,12 +127,12 @@ def test_digest_mail_lists_waiting_games(app):
 
 
 def test_worker_once_with_the_services_default_handlers(app):
-    from service import scheduler
-    from service.models import MoveRow
+    from service.clock import scheduler
+    from service.store.models import MoveRow
 
     game_id, _tokens = start_game(app)
     with app.app_context():
-        from service import db
+        from service.store import db
 
         with db.transaction(write=True) as s:  # the host kicks both seats: due now
             assert clock.play_now(s, game_id, 0) == 1 and clock.play_now(s, game_id, 1) == 1

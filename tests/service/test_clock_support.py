@@ -66,7 +66,7 @@ def pg_schema_url() -> tuple[str, callable]:
 
 
 def setup_db(url: str):
-    from service import clock
+    from service.clock import core as clock
 
     engine = clock.make_engine(url)
     clock.create_tables(engine)
@@ -114,7 +114,7 @@ class RecordingHandlers:
 
 
 def worker_main(argv: list[str] | None = None) -> int:
-    from service import clock
+    from service.clock import core as clock
 
     ap = argparse.ArgumentParser()
     ap.add_argument("url")

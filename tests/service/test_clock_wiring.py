@@ -17,11 +17,13 @@ import pytest
 from sqlmodel import select
 
 import engine
-from service import clock, clock_service, db, tokens
-from service import mails as service_mails
-from service.clock_models import Deadline, SeatClock
-from service.models import GameRow, MoveRow, SeatRow
-from service.outbox import OutboxMail
+from service.clock import core as clock
+from service.mail import mails as service_mails
+from service.mail.outbox import OutboxMail
+from service.play import clock_service
+from service.store import db, tokens
+from service.store.clock_models import Deadline, SeatClock
+from service.store.models import GameRow, MoveRow, SeatRow
 from tests.service.helpers import (
     confirm,
     csrf_of,
@@ -102,7 +104,7 @@ def last_mail_to(app, addr, since=0) -> OutboxMail:
 
 def seat_link(app, game_id, email) -> str:
     """The player's board path (the link their mails carry)."""
-    from service import tokens
+    from service.store import tokens
 
     with app.app_context(), db.transaction() as s:
         row = s.exec(select(SeatRow).where(SeatRow.game_id == game_id, SeatRow.email == email)).one()
@@ -422,7 +424,9 @@ def test_unsubscribe_mutes_the_clock_too(app, client):
 def test_serve_starts_the_clock_once_and_worker_is_a_command(app, monkeypatch):
     import argparse
 
-    from service import cli_service, outbox, scheduler
+    from service import cli_service
+    from service.clock import scheduler
+    from service.mail import outbox
 
     calls = []
     monkeypatch.setattr(cli_service, "_app", lambda: app)

@@ -17,9 +17,9 @@ from datetime import datetime, timedelta
 import pytest
 from sqlalchemy import func, select
 
-from service import clock
-from service.clock import ClockSettings
-from service.clock_models import Deadline
+from service.clock import core as clock
+from service.clock.core import ClockSettings
+from service.store.clock_models import Deadline
 from tests.service.helpers import writer_queue_held
 from tests.service.test_clock_support import ROOT, RecordingHandlers, effect, pg_schema_url, setup_db
 

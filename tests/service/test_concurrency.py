@@ -7,8 +7,8 @@ import threading
 
 from sqlmodel import select
 
-from service import db
-from service.models import MoveRow
+from service.store import db
+from service.store.models import MoveRow
 from tests.service import helpers as h
 
 THREADS = 20

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import time
 
-from service.db import WriterQueue, writer_queue_for
+from service.store.db import WriterQueue, writer_queue_for
 from tests.service.helpers import writer_queue_held
 
 

@@ -10,8 +10,8 @@ from flask import Flask
 from flask_babel import Babel
 from sqlalchemy.orm import Session
 
-from service.devmail import devmail_bp
-from service.outbox import DevTransport, MailConfig, OutboxMail, deliver_due, queue_mail
+from service.mail.outbox import DevTransport, MailConfig, OutboxMail, deliver_due, queue_mail
+from service.web.devmail import devmail_bp
 from tests.service.smtp_fixture import sqlite_only  # noqa: F401  (fixture)
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
@@ -141,7 +141,7 @@ def test_mail_html_cannot_break_out_of_the_page(sqlite_only):  # noqa: F811
 def test_service_app_mounts_the_mailbox_only_in_development(tmp_path, monkeypatch):
     """With the real app factory: development without MAIL_URL → mailbox; production → 404."""
     service = pytest.importorskip("service")
-    from service import db
+    from service.store import db
 
     monkeypatch.delenv("MAIL_URL", raising=False)
     dev = service.create_app({"ENV_NAME": "development", "DATABASE_URL": f"sqlite:///{tmp_path}/dev.db",

@@ -1,4 +1,4 @@
-"""`service.direct`: Core statements on the driver's cursor read and write exactly what
+"""`service.store.direct`: Core statements on the driver's cursor read and write exactly what
 `conn.execute` does (JSON, datetimes, the statement's own literals), raise SQLAlchemy's exceptions,
 fall back when SQLAlchemy is needed or watched, and on PostgreSQL `batch` sends statements together
 (psycopg's pipeline mode) without changing what they do. On SQLite and PostgreSQL."""
@@ -10,10 +10,12 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import bindparam, event, exc, insert, select
 
-from service import clock, db, tokens, usecases
-from service.clock_models import Deadline
-from service.direct import batch, direct
-from service.models import GameRow, MoveRow
+from service.clock import core as clock
+from service.play import usecases
+from service.store import db, tokens
+from service.store.clock_models import Deadline
+from service.store.direct import batch, direct
+from service.store.models import GameRow, MoveRow
 from tests.service.test_move_path import opening_slug, start
 
 _MOVES = insert(MoveRow.__table__).inline()

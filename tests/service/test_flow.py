@@ -7,7 +7,8 @@ import random
 import re
 
 import engine
-from service import db, usecases
+from service.play import usecases
+from service.store import db
 from tests.service import helpers as h
 
 

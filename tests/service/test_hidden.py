@@ -14,7 +14,9 @@ import re
 
 import engine
 from engine.game import DOWN
-from service import db, render, usecases
+from service.play import usecases
+from service.render import board as render
+from service.store import db
 from tests.service import helpers as h
 
 CARD_HTML = re.compile(r'data-card="(-?\d+)"')
@@ -131,7 +133,7 @@ def check_intents(app, since_id: int, g: engine.Game, names: list[tuple[str, str
     hidden in its other parts either."""
     from sqlmodel import select
 
-    from service.outbox import OutboxMail
+    from service.mail.outbox import OutboxMail
 
     seen = 0
     with app.app_context(), db.transaction() as s:

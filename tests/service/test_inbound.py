@@ -20,8 +20,8 @@ import pytest
 
 import engine
 from engine.plans import parse_plan
-from service.inbound import InboundSMTP, parse_imap_url, poll_imap
-from service.replies import classify, extract_commands, seat_tokens
+from service.mail.inbound import InboundSMTP, parse_imap_url, poll_imap
+from service.mail.replies import classify, extract_commands, seat_tokens
 from tests.service.helpers import random_reply_plan
 
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
@@ -349,7 +349,7 @@ def test_a_whole_classic_game_played_by_replies_over_smtp() -> None:
     import random
 
     from engine.plans import parse_plan as plan_of
-    from service.replies import read_reply, reply_address
+    from service.mail.replies import read_reply, reply_address
 
     rng = random.Random(5)
     g = engine.new_game(["Ann", "Bo"], seed="by-mail")

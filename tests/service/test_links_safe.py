@@ -7,9 +7,9 @@ import random
 
 from sqlmodel import func, select
 
-from service import db
-from service.models import MoveRow, SeatRow
-from service.outbox import OutboxMail
+from service.mail.outbox import OutboxMail
+from service.store import db
+from service.store.models import MoveRow, SeatRow
 from tests.service import helpers as h
 
 

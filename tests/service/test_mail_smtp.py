@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from service.outbox import (
+from service.mail.outbox import (
     MailConfig,
     OutboxMail,
     SmtpTransport,
@@ -103,7 +103,7 @@ def test_server_down_then_up_mails_wait_then_go_in_order_once(engine, caplog):  
                   for i, who in enumerate(["ann", "bo", "ann", "cy", "bo"])]
     transport = SmtpTransport(server.url)
     now = T0
-    with caplog.at_level(logging.WARNING, logger="service.outbox"):
+    with caplog.at_level(logging.WARNING, logger="service.mail.outbox"):
         for _ in range(4):  # several sweeps while the server is down
             assert deliver_due(engine, transport, now=now) == 0
             now += timedelta(minutes=10)

@@ -70,7 +70,7 @@ def test_downgrade_puts_the_event_log_back_into_the_state(empty_db):
 
     from sqlalchemy import select
 
-    from service.models import GameRow
+    from service.store.models import GameRow
     from tests.conftest import make_app
     from tests.service import helpers as h
 
@@ -89,7 +89,7 @@ def test_downgrade_puts_the_event_log_back_into_the_state(empty_db):
         h.confirm(client, rng.choice(links))
     full = h.full_state(app, game.id)
     assert len(h.game_state(app, game.id)[1]["log"]) < len(full["log"])
-    from service import db
+    from service.store import db
 
     db.get_engine(app).dispose()
     down = _alembic(empty_db, "downgrade", "05bb9ae58347")

@@ -9,10 +9,12 @@ import pytest
 from sqlmodel import select
 
 import engine
-from service import db, render, tokens, usecases
-from service.clock_models import Deadline, SeatClock
-from service.models import GameRow, MoveRow
-from service.outbox import OutboxMail
+from service.mail.outbox import OutboxMail
+from service.play import usecases
+from service.render import board as render
+from service.store import db, tokens
+from service.store.clock_models import Deadline, SeatClock
+from service.store.models import GameRow, MoveRow
 
 SEED = "lean-path-seed"
 

@@ -13,8 +13,8 @@ from flask import Flask
 from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
-from service import outbox
-from service.outbox import (
+from service.mail import outbox
+from service.mail.outbox import (
     BACKOFF_CAP,
     LEASE,
     DevTransport,
@@ -445,7 +445,7 @@ def test_background_sender_survives_a_broken_database(tmp_path, caplog):
 
     broken = create_engine(f"sqlite:///{tmp_path}/missing-dir/x.db")
     sender = outbox.BackgroundSender(broken, DevTransport(), interval=0.01)
-    with caplog.at_level(logging.ERROR, logger="service.outbox"):
+    with caplog.at_level(logging.ERROR, logger="service.mail.outbox"):
         sender.start()
         assert _wait_for(lambda: sender.sweeps >= 2)
         sender.stop()
@@ -465,7 +465,7 @@ def test_logs_and_errors_hold_no_secrets(engine, caplog):  # noqa: F811
         (row,) = queue(s, text=f"take: {secret_link}", html=f"<a href='{secret_link}'>take</a>",
                        unsubscribe_url="https://skyjo.example/u/SECRET-TOKEN-123")
     t.fail[row.message_id] = [ValueError("bad")]
-    with caplog.at_level(logging.DEBUG, logger="service.outbox"):
+    with caplog.at_level(logging.DEBUG, logger="service.mail.outbox"):
         deliver_due(engine, t, now=T0)
         deliver_due(engine, t, now=T0 + timedelta(hours=1))
     assert t.sent == [row.message_id]
@@ -498,9 +498,9 @@ def test_utcnow_is_naive_utc():
 
 
 def test_senders_and_writers_together_on_the_service_sqlite_engine(tmp_path):
-    """With service.db's own SQLite engine (explicit BEGIN, WAL, busy timeout): moves queueing mail
+    """With service.store.db's own SQLite engine (explicit BEGIN, WAL, busy timeout): moves queueing mail
     while two senders sweep never hit "database is locked", and every mail goes exactly once."""
-    from service.db import _immediate, make_engine
+    from service.store.db import _immediate, make_engine
 
     eng = make_engine(f"sqlite:///{tmp_path}/svc.sqlite3")
     OutboxMail.__table__.create(eng)
@@ -596,7 +596,7 @@ def test_render_failure_backs_off_and_keeps_the_mail_and_the_order(engine, caplo
     with Session(engine, expire_on_commit=False) as s, s.begin():
         intent(s, 2)
     t = RecordingTransport()
-    with caplog.at_level(logging.WARNING, logger="service.outbox"):
+    with caplog.at_level(logging.WARNING, logger="service.mail.outbox"):
         assert deliver_due(engine, t, now=T0, renderer=renderer) == 0  # the 2nd waits behind the 1st
     first = all_rows(engine)[0]
     assert first.attempts == 1 and first.text_body is None and "RenderFailed" in first.last_error
@@ -637,9 +637,9 @@ def test_a_mail_has_either_bodies_or_a_template():
 
 
 def test_the_sender_takes_the_sqlite_writer_queue(tmp_path):
-    """Its short write transactions queue with the moves' (service.db.WriterQueue) rather than
+    """Its short write transactions queue with the moves' (service.store.db.WriterQueue) rather than
     sleeping in SQLite's busy handler, where a steady stream of moves starved them."""
-    from service.db import make_engine
+    from service.store.db import make_engine
     from tests.service.helpers import writer_queue_held
 
     db_file = tmp_path / "svc.sqlite3"

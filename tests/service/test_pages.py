@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import engine
-from service import render
+from service.render import board as render
 from tests.service import helpers as h
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -19,7 +19,7 @@ THREE = (("Ann", "ann@example.com"), ("Bo", "bo@example.com"), ("Cy", "cy@exampl
 
 
 def seat_path(app, game_id, pos):
-    from service import tokens
+    from service.store import tokens
 
     with app.app_context():
         return render.seat_path(tokens.seat_token(h.seats(app, game_id)[pos].token_salt))

@@ -1,4 +1,4 @@
-"""Reading reply mails (service.replies) over real-world reply shapes, and fuzzing them into plans."""
+"""Reading reply mails (service.mail.replies) over real-world reply shapes, and fuzzing them into plans."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import engine
 from engine.plans import parse_plan
-from service.replies import (
+from service.mail.replies import (
     body_text,
     classify,
     cut_reply,

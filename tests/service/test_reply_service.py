@@ -15,12 +15,14 @@ import pytest
 from sqlmodel import select
 
 import engine
-from service import db, reply_service, scheduler, usecases
-from service.inbound import InboundSMTP
-from service.models import MoveRow
-from service.outbox import DevTransport, SmtpTransport, app_engine, deliver_due
-from service.replies import parse_reply_address
-from service.reply_models import InboundReplyRow
+from service.clock import scheduler
+from service.mail.inbound import InboundSMTP
+from service.mail.outbox import DevTransport, SmtpTransport, app_engine, deliver_due
+from service.mail.replies import parse_reply_address
+from service.play import reply_service, usecases
+from service.store import db
+from service.store.models import MoveRow
+from service.store.reply_models import InboundReplyRow
 from tests.service import helpers as h
 from tests.service.smtp_fixture import free_port, smtp_server  # noqa: F401  (fixture)
 from tests.service.test_inbound import _append, dovecot  # noqa: F401  (fixture)
@@ -245,7 +247,7 @@ def test_other_seats_addresses_rotated_and_forged_addresses(app, client):
     since = last_id(app)
     with app.app_context(), db.transaction(write=True) as s:
         seat, g = usecases.seat_by_token(s, new_token)
-        from service import mails
+        from service.mail import mails
 
         mails.decision_or_nothing(s, g, seat, usecases.load_engine_game(g))
     fresh = latest_reply_mail(app, player.email)

@@ -11,7 +11,7 @@ from sqlalchemy import JSON, Boolean, Column, DateTime, Index, Integer, UniqueCo
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Field, SQLModel
 
-from service import naming  # noqa: E402,F401  (sets the naming convention before any table)
+from service.store import naming  # noqa: E402,F401  (sets the naming convention before any table)
 
 
 def utcnow() -> datetime:

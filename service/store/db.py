@@ -207,8 +207,8 @@ def core_write(conn: Connection, app=None) -> Iterator[CoreTx]:
     The transaction is the driver's own (BEGIN and COMMIT on the DBAPI connection; `direct` runs
     every statement there): SQLAlchemy's transaction objects and events cost more than the COMMIT.
     When statements are observed (`direct` then goes through SQLAlchemy), SQLAlchemy's."""
-    from service import outbox
-    from service.direct import observed, wrapped
+    from service.mail import outbox
+    from service.store.direct import observed, wrapped
 
     queue = (app or current_app).extensions.get("skyjo_writers")
     token = _immediate.set(True)
@@ -249,12 +249,12 @@ def _rollback_quietly(raw) -> None:
 
 
 def create_all(app=None) -> None:
-    import service.clock_models  # noqa: F401
-    import service.models  # noqa: F401  (register tables)
-    import service.reply_models  # noqa: F401
+    import service.store.clock_models  # noqa: F401
+    import service.store.models  # noqa: F401  (register tables)
+    import service.store.reply_models  # noqa: F401
 
     try:
-        import service.outbox  # noqa: F401
+        import service.mail.outbox  # noqa: F401
     except ImportError:  # pragma: no cover - until the mail layer exists
         pass
     SQLModel.metadata.create_all(get_engine(app))

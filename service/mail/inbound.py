@@ -8,7 +8,7 @@
   handed over once and then marked \\Seen (or moved to `processed_folder`, or deleted). A message
   whose handling raises is flagged \\Seen and \\Flagged and left in place for a human, and the pass
   goes on. Crash-safety between `handle` and the flag rests on the service processing each
-  Message-ID once (`service.replies.message_key`).
+  Message-ID once (`service.mail.replies.message_key`).
 
 `IMAP_URL` forms: `imaps://user:pass@host[:993]/FOLDER` (TLS), `imap://user:pass@host[:143]/FOLDER`
 (STARTTLS when the server offers it; `?starttls=require` insists, `?starttls=no` never tries).

@@ -9,8 +9,8 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import Email, InputRequired, Length, NumberRange, Optional, ValidationError
 
 import engine
-from service.clock import valid_zone
-from service.clock_service import zone_choices
+from service.clock.core import valid_zone
+from service.play.clock_service import zone_choices
 
 MAX_OTHERS = 7
 

@@ -1,7 +1,7 @@
 """Playing by replying: every received mail goes through `handle_inbound(app, raw)`.
 
 Transports (all hand raw bytes over): the built-in SMTP receiver (`skyjo-pbem inbound-smtp`), IMAP
-polling in the worker's tick (`IMAP_URL`, see `service.scheduler`), and the dev mailbox's reply box.
+polling in the worker's tick (`IMAP_URL`, see `service.clock.scheduler`), and the dev mailbox's reply box.
 
 What happens to a mail, in one write transaction:
 1. `replies.read_reply`: auto-replies, bounces, lists and our own mail are logged and dropped;
@@ -27,11 +27,13 @@ from sqlalchemy import update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, select
 
-from service import mails, tokens, usecases
-from service.db import transaction
-from service.models import GameRow, SeatRow
-from service.replies import REPLY_LOCAL_PART, InboundReply, read_reply
-from service.reply_models import InboundReplyRow
+from service.mail import mails
+from service.mail.replies import REPLY_LOCAL_PART, InboundReply, read_reply
+from service.play import usecases
+from service.store import tokens
+from service.store.db import transaction
+from service.store.models import GameRow, SeatRow
+from service.store.reply_models import InboundReplyRow
 
 log = logging.getLogger(__name__)
 
@@ -75,7 +77,7 @@ def handle_inbound(app_or_none, raw: bytes) -> str:
             outcome = _apply(s, seat, game, r, r.version if tag == r.tokens[0] else None)
             _note(s, r.key, game.id, seat.seat, outcome)
             log.info("reply mail for game %s seat %s: %s", game.id, seat.seat, outcome)
-        from service.outbox import wake_background_sender
+        from service.mail.outbox import wake_background_sender
 
         wake_background_sender(app)
         return outcome
@@ -158,8 +160,8 @@ def quiet_smtp_log() -> None:
 
 def cmd_inbound_smtp(args: argparse.Namespace) -> int:
     from service import create_app
-    from service.inbound import serve_smtp
-    from service.outbox import start_background_sender
+    from service.mail.inbound import serve_smtp
+    from service.mail.outbox import start_background_sender
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     quiet_smtp_log()
@@ -187,6 +189,6 @@ def poll_imap_once(app) -> int:
     url = app.config.get("IMAP_URL")
     if not url:
         return 0
-    from service.inbound import poll_imap
+    from service.mail.inbound import poll_imap
 
     return poll_imap(url, lambda raw: handle_inbound(app, raw))

@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.schedulers.blocking import BlockingScheduler
 
-from service import clock
+from service.clock import core as clock
 
 log = logging.getLogger(__name__)
 
@@ -39,11 +39,11 @@ def _is_app(obj) -> bool:
 
 
 def _app_parts(app, handlers):
-    from service import db  # Flask side, imported only when an app is given
+    from service.store import db  # Flask side, imported only when an app is given
 
     handlers = handlers or app.extensions.get(HANDLERS_KEY)
     if handlers is None:  # the service's own (bot moves through the move use case, mails)
-        from service.clock_service import ServiceClockHandlers
+        from service.play.clock_service import ServiceClockHandlers
 
         handlers = app.extensions[HANDLERS_KEY] = ServiceClockHandlers()
 
@@ -80,7 +80,7 @@ def with_reply_polling(app, job: Callable) -> Callable:
     def job_and_replies():
         report = job()
         try:
-            from service.reply_service import poll_imap_once
+            from service.play.reply_service import poll_imap_once
 
             n = poll_imap_once(app)
             if n:
@@ -163,7 +163,7 @@ def run_worker(database_url: str | None = None, interval: float = DEFAULT_INTERV
         print(report)
         return 0 if report is not None and not report.errors else 1
     if mail:
-        from service.outbox import start_background_sender
+        from service.mail.outbox import start_background_sender
 
         start_background_sender(app, use_reloader=False)
     sched = _scheduler(BlockingScheduler, job, interval)
@@ -176,7 +176,7 @@ def run_worker(database_url: str | None = None, interval: float = DEFAULT_INTERV
 
 
 def _send_mail_once(app) -> None:
-    from service import outbox
+    from service.mail import outbox
 
     url = app.config.get("MAIL_URL")
     transport = outbox.SmtpTransport(url) if url else outbox.DevTransport() if app.config.get("DEV_MAILBOX") else None

@@ -26,11 +26,13 @@ from sqlalchemy import bindparam, update
 from sqlmodel import Session, select
 
 import engine
-from service import clock, render, tokens
-from service.clock import ClockSettings
-from service.clock_models import Deadline, SeatClock
-from service.direct import direct
-from service.models import GameRow, SeatRow, holds
+from service.clock import core as clock
+from service.clock.core import ClockSettings
+from service.render import board as render
+from service.store import tokens
+from service.store.clock_models import Deadline, SeatClock
+from service.store.direct import direct
+from service.store.models import GameRow, SeatRow, holds
 
 _by_clock: contextvars.ContextVar[bool] = contextvars.ContextVar("skyjo_played_by_clock", default=False)
 BOT = "greedy"
@@ -302,7 +304,7 @@ class ServiceClockHandlers:
         return materialize_due(session_factory, now)
 
     def on_timeout(self, s: Session, d: Deadline) -> bool:
-        from service import usecases
+        from service.play import usecases
 
         game = s.get(GameRow, d.game_id)
         if game is None or game.status != "active" or game.state is None:
@@ -328,7 +330,8 @@ class ServiceClockHandlers:
         return True
 
     def on_reminder(self, s: Session, d: Deadline) -> bool:
-        from service import mails, usecases
+        from service.mail import mails
+        from service.play import usecases
 
         game = s.get(GameRow, d.game_id)
         if game is None or game.status != "active" or game.state is None:
@@ -349,8 +352,8 @@ class ServiceClockHandlers:
         return True
 
     def on_digest(self, s: Session, seat_clocks: list[SeatClock], now: datetime) -> None:
-        from service.outbox import queue_mail
-        from service.usecases import load_engine_game
+        from service.mail.outbox import queue_mail
+        from service.play.usecases import load_engine_game
 
         parts_text, parts_html, to_name = [], [], ""
         for sc in seat_clocks:
@@ -532,7 +535,7 @@ def timeout_notes(s: Session, game: GameRow, seats: list[SeatRow], mover: int) -
 
 
 def _owned(s: Session, token: str) -> tuple[SeatRow, GameRow]:
-    from service import usecases
+    from service.play import usecases
 
     seat, game = usecases.seat_by_token(s, token)
     if game.status != "active" or seat.seat is None:
@@ -545,7 +548,7 @@ def start_vacation(s: Session, token: str, days: int, now: datetime | None = Non
     game). Returns the end (naive UTC). ClockError (too much vacation) -> 400 for the page."""
     from datetime import timedelta
 
-    from service import usecases
+    from service.play import usecases
 
     if not isinstance(days, int) or not 1 <= days <= 14:
         raise usecases.Invalid(_("A vacation lasts from 1 to 14 days."))
@@ -572,7 +575,7 @@ def stop_vacation(s: Session, token: str, now: datetime | None = None) -> None:
 def host_play_now(s: Session, token: str, seat_no: int, now: datetime | None = None) -> str:
     """The host's "play for them now" (games with policy `wait`): the seat's owed decisions are
     played by the computer at the next sweep. Returns the player's name."""
-    from service import usecases
+    from service.play import usecases
 
     host, game = _owned(s, token)
     if not host.is_host:

@@ -13,7 +13,7 @@ import flask_babel
 from flask import current_app
 from markupsafe import Markup, escape
 
-from service import tokens
+from service.store import tokens
 
 # While bound: (translations, their texts by message, the texts as markup by message).
 _bound: contextvars.ContextVar = contextvars.ContextVar("skyjo_bound_translations", default=None)

@@ -7,7 +7,7 @@ from datetime import datetime
 
 from sqlmodel import Field, SQLModel
 
-from service.models import utcnow
+from service.store.models import utcnow
 
 
 class InboundReplyRow(SQLModel, table=True):

@@ -12,9 +12,10 @@ from flask_babel import get_locale, get_translations
 from flask_babel import gettext as _
 
 import engine
-from service import render, tokens
-from service.models import GameRow, GameSnapshot, SeatRow, SeatSnapshot
-from service.outbox import insert_mail, queue_mail
+from service.mail.outbox import insert_mail, queue_mail
+from service.render import board as render
+from service.store import tokens
+from service.store.models import GameRow, GameSnapshot, SeatRow, SeatSnapshot
 
 
 def _thread(game: GameRow, seat: SeatRow) -> str:
@@ -24,7 +25,7 @@ def _thread(game: GameRow, seat: SeatRow) -> str:
 
 def reply_to_of(game: GameRow, seat: SeatRow) -> str:
     """The seat's secret reply address for a mail showing the game's current version."""
-    from service.replies import reply_address
+    from service.mail.replies import reply_address
 
     return reply_address(tokens.mail_domain(), tokens.reply_token(game.id, seat.token_hash), game.version)
 
@@ -245,7 +246,7 @@ def clock_context(game: GameRow, seat: SeatRow, seats: list[SeatRow] | None = No
     this transaction (each saves queries)."""
     from sqlalchemy.orm import object_session
 
-    from service import clock_service, usecases
+    from service.play import clock_service, usecases
 
     if game.status != "active":
         return {"deadline_text": None, "clock_notes": []}
@@ -264,7 +265,7 @@ def clock_context(game: GameRow, seat: SeatRow, seats: list[SeatRow] | None = No
 
 def clock_lines(data: dict) -> dict:
     """`clock_context`'s data as the lines the templates show (needs the mail's translations)."""
-    from service import clock_service
+    from service.play import clock_service
 
     return {"deadline_text": clock_service.own_line(data["mine"]),
             "clock_notes": clock_service.others_lines(data["others"], data["tz"])
@@ -303,7 +304,7 @@ def after_move(s, game: GameRow, seats: list[SeatRow], pending_before: set[int],
     """Mail every seat that now owes a new decision; round-over and game-over mails to everybody.
     When the clock played for `mover` (timeout), these mails say so, and the mover is told too.
     `clock_status`: the board status `clock_service.moved` returned in this transaction."""
-    from service import clock_service
+    from service.play import clock_service
 
     playing = [r for r in seats if r.seat is not None and r.status == "accepted"]
     after = {p.seat for p in new.pending()}

@@ -62,7 +62,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, aliased
 from sqlmodel import Field, SQLModel
 
-from service.direct import direct
+from service.store.direct import direct
 
 log = logging.getLogger(__name__)
 
@@ -762,13 +762,13 @@ def _claimable(now: datetime, token: str):
 
 
 def _writers(session: Session):
-    """On a SQLite file: the service's writer queue (`service.db.WriterQueue`), so the sender's
+    """On a SQLite file: the service's writer queue (`service.store.db.WriterQueue`), so the sender's
     short write transactions take turns with the moves instead of sleeping in SQLite's busy handler
     (where a steady stream of moves starves them). A no-op context elsewhere."""
     bind = session.get_bind()
     if bind.dialect.name != "sqlite":
         return contextlib.nullcontext()
-    from service.db import writer_queue_for
+    from service.store.db import writer_queue_for
 
     queue = writer_queue_for(bind.url.render_as_string(hide_password=False))
     return queue.hold() if queue is not None else contextlib.nullcontext()

@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from sqlalchemy import JSON, Boolean, DateTime, Index, Integer, String, Text, text
 from sqlmodel import Field, SQLModel
 
-from service import naming  # noqa: E402,F401  (the shared naming convention, whichever module loads first)
+from service.store import naming  # noqa: E402,F401  (the shared naming convention, whichever module loads first)
 
 _OPEN = text("fired_at IS NULL")
 

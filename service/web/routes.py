@@ -6,11 +6,15 @@ from flask import Blueprint, abort, current_app, flash, render_template, request
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 
-from service import outbox, ratelimit, render, tokens, usecases
-from service.db import NeedsSession, core_write, single_read, transaction
-from service.forms import LinksForm, NewGameForm
-from service.models import GameRow, SeatRow
-from service.usecases import Conflict, NotFound
+from service.mail import outbox
+from service.play import usecases
+from service.play.usecases import Conflict, NotFound
+from service.render import board as render
+from service.store import tokens
+from service.store.db import NeedsSession, core_write, single_read, transaction
+from service.store.models import GameRow, SeatRow
+from service.web import ratelimit
+from service.web.forms import LinksForm, NewGameForm
 
 bp = Blueprint("web", __name__)
 
@@ -105,7 +109,8 @@ def _clock_board(game: GameRow, seat: SeatRow | None) -> dict:
     out = {"deadline_text": None, "clock_notes": [], "vacation": None, "play_now": []}
     if game.status != "active":
         return out
-    from service import clock, clock_service
+    from service.clock import core as clock
+    from service.play import clock_service
 
     with transaction() as s:
         status = clock_service.board_status_of(s, game)
@@ -135,7 +140,7 @@ def _seat_page(token: str, *, message: str | None = None, status: int = 200, hig
         playing = game.status not in {"inviting", "cancelled"} and game.state is not None
         view = usecases.view_for(s, game, seat.seat) if playing else None
     if view is None:
-        from service.clock_service import zone_choices
+        from service.play.clock_service import zone_choices
 
         host_tz = next((r.tz for r in seats if r.is_host and r.tz), None) or "UTC"
         return render_template("invite.html", game=game, seat=seat, seats=seats, token=token,
@@ -244,7 +249,7 @@ def plan(token: str):
 def _acted_anyway(token: str) -> None:
     """A player's POST that changed nothing (e.g. a used-up link) still shows they are there: the
     computer stops playing for them (its own transaction; the move's was rolled back)."""
-    from service import clock_service
+    from service.play import clock_service
 
     with transaction(write=True) as s:
         seat, game = usecases.seat_by_token(s, token)
@@ -255,7 +260,7 @@ def _acted_anyway(token: str) -> None:
 @bp.post("/s/<token>/vacation")
 def vacation(token: str):
     """The board's vacation form: pause my deadlines for some days (up to 14 per game)."""
-    from service import clock_service
+    from service.play import clock_service
 
     days = request.form.get("days", type=int)
     if days is None:
@@ -268,7 +273,7 @@ def vacation(token: str):
 
 @bp.post("/s/<token>/vacation/end")
 def vacation_end(token: str):
-    from service import clock_service
+    from service.play import clock_service
 
     with transaction(write=True) as s:
         clock_service.stop_vacation(s, token)
@@ -279,7 +284,7 @@ def vacation_end(token: str):
 @bp.post("/s/<token>/play-now")
 def play_now(token: str):
     """The host's "play for them now" (policy `wait`): the computer decides for that player."""
-    from service import clock_service
+    from service.play import clock_service
 
     target = request.form.get("seat", type=int)
     if target is None:
@@ -356,7 +361,7 @@ def unsubscribe(token: str):
     with transaction(write=True) as s:
         seat, game = usecases.seat_by_token(s, token)
         seat.mail_pref = "off"
-        from service import clock_service
+        from service.play import clock_service
 
         clock_service.mirror_mail_pref(s, game, seat)  # no reminders or digests either
     return render_template("message.html", status=200, title=_("Unsubscribed"), message=_(

@@ -14,7 +14,7 @@ from flask_babel import gettext as _
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from service.outbox import DevTransport, OutboxMail, app_engine, build_message, deliver_due
+from service.mail.outbox import DevTransport, OutboxMail, app_engine, build_message, deliver_due
 
 devmail_bp = Blueprint("devmail", __name__, url_prefix="/dev/mail")
 
@@ -127,7 +127,7 @@ def reply(mail_id: int):
     from email.message import EmailMessage
     from email.utils import formataddr, make_msgid
 
-    from service.reply_service import handle_inbound
+    from service.play.reply_service import handle_inbound
 
     with _session() as s:
         row = _get_sent(s, mail_id)

@@ -59,8 +59,8 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session
 
-from service.clock_models import CLOCK_TABLES, Deadline, DigestSchedule, SeatClock, utcnow
-from service.direct import direct
+from service.store.clock_models import CLOCK_TABLES, Deadline, DigestSchedule, SeatClock, utcnow
+from service.store.direct import direct
 
 log = logging.getLogger(__name__)
 
@@ -255,22 +255,22 @@ def make_engine(url: str, **kwargs) -> Engine:
 
 
 def _writer_queue(engine: Engine):
-    """A SQLite file's writer queue: the service's own (`service.db.WriterQueue`, an `flock` on
+    """A SQLite file's writer queue: the service's own (`service.store.db.WriterQueue`, an `flock` on
     `<database>.writers`), so that clock sessions made here take turns with each other and with the
     service's writers. Without it a waiting `BEGIN IMMEDIATE` sleeps in SQLite's busy handler (1 ms
     growing to 100 ms per try) and only wins if the lock happens to be free when it wakes: another
     process doing back-to-back short write transactions (a sweep) starves it, a whole sweep long.
-    None for PostgreSQL and in-memory SQLite. (`service.db` is imported only here, for SQLite.)"""
+    None for PostgreSQL and in-memory SQLite. (`service.store.db` is imported only here, for SQLite.)"""
     if engine.dialect.name != "sqlite":
         return None
-    from service.db import writer_queue_for  # same lock file and protocol as the service's writers
+    from service.store.db import writer_queue_for  # same lock file and protocol as the service's writers
 
     return writer_queue_for(engine.url.render_as_string(hide_password=False))
 
 
 def session_factory_for(engine: Engine) -> Callable[[], AbstractContextManager[Session]]:
     """`session_factory()` -> context manager: a Session in one transaction, committed on success,
-    rolled back on an exception (the contract `tick` needs; `service.db.transaction(write=True)`
+    rolled back on an exception (the contract `tick` needs; `service.store.db.transaction(write=True)`
     is the same thing inside the service). On a SQLite file each transaction first queues on the
     service's writer queue (`_writer_queue`), as `db.transaction(write=True)` does."""
     queue = _writer_queue(engine)

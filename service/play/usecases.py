@@ -18,11 +18,15 @@ from sqlmodel import Session, select
 
 import engine
 from engine.view import with_text
-from service import clock, clock_service, mails, outbox, render, tokens
-from service.clock_models import SeatClock
-from service.db import CoreTx, NeedsSession
-from service.direct import batch, direct
-from service.models import GameRow, GameSnapshot, MoveRow, SeatRow, SeatSnapshot, holds, utcnow
+from service.clock import core as clock
+from service.mail import mails, outbox
+from service.play import clock_service
+from service.render import board as render
+from service.store import tokens
+from service.store.clock_models import SeatClock
+from service.store.db import CoreTx, NeedsSession
+from service.store.direct import batch, direct
+from service.store.models import GameRow, GameSnapshot, MoveRow, SeatRow, SeatSnapshot, holds, utcnow
 
 MAX_PLAYERS = 8
 MIN_PLAYERS = 2
