@@ -301,7 +301,8 @@ def mails_per_second(app, seconds: float = 3.0) -> float:
     from sqlmodel import select
 
     from service.clock import core as clock
-    from service.mail import mails, outbox
+    from service.mail import compose as mails
+    from service.mail import outbox
     from service.play import usecases
     from service.store import db
     from service.store.models import SeatRow

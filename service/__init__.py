@@ -101,11 +101,11 @@ def create_app(config: dict | None = None) -> Flask:
     ratelimit.init_app(app)
     babel.init_app(app)
     app.register_blueprint(web.bp)
-    from service.mail import mails
+    from service.mail import render as mail_render
     from service.render import board as render
 
     app.jinja_env.globals["r"] = render
-    app.extensions["outbox_renderer"] = mails.renderer_for(app)  # mails are rendered when sent
+    app.extensions["outbox_renderer"] = mail_render.renderer_for(app)  # mails are rendered when sent
     errors.init_app(app)
     if app.config["DEV"]:
         try:

@@ -330,7 +330,7 @@ class ServiceClockHandlers:
         return True
 
     def on_reminder(self, s: Session, d: Deadline) -> bool:
-        from service.mail import mails
+        from service.mail import compose as mails
         from service.play import usecases
 
         game = s.get(GameRow, d.game_id)

@@ -27,7 +27,7 @@ from sqlalchemy import update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, select
 
-from service.mail import mails
+from service.mail import compose as mails
 from service.mail.replies import REPLY_LOCAL_PART, InboundReply, read_reply
 from service.play import usecases
 from service.store import tokens

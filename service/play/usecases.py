@@ -19,7 +19,8 @@ from sqlmodel import Session, select
 import engine
 from engine.view import with_text
 from service.clock import core as clock
-from service.mail import mails, outbox
+from service.mail import compose as mails
+from service.mail import outbox
 from service.play import clock_service
 from service.render import board as render
 from service.store import tokens

@@ -18,7 +18,7 @@ from sqlmodel import select
 
 import engine
 from service.clock import core as clock
-from service.mail import mails as service_mails
+from service.mail import compose as service_mails
 from service.mail.outbox import OutboxMail
 from service.play import clock_service
 from service.store import db, tokens

@@ -1,18 +1,17 @@
-"""What mails the service sends, composed from engine views only, queued in the caller's transaction."""
+"""What mails the service sends, composed from engine views only and queued as intents in the
+caller's transaction (`service.mail.render` makes the bodies when the sender takes them)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import datetime, timedelta
 
-import jinja2
 import orjson
-from flask import current_app, render_template
-from flask_babel import get_locale, get_translations
+from flask import render_template
 from flask_babel import gettext as _
 
 import engine
 from service.mail.outbox import insert_mail, queue_mail
+from service.mail.render import is_view
 from service.render import board as render
 from service.store import tokens
 from service.store.models import GameRow, GameSnapshot, SeatRow, SeatSnapshot
@@ -28,12 +27,6 @@ def reply_to_of(game: GameRow, seat: SeatRow) -> str:
     from service.mail.replies import reply_address
 
     return reply_address(tokens.mail_domain(), tokens.reply_token(game.id, seat.token_hash), game.version)
-
-
-def command_help() -> list[str]:
-    from engine.plans import COMMAND_HELP
-
-    return [render._(line) for line in COMMAND_HELP.split("\n")]
 
 
 def _send(s, game: GameRow, seat: SeatRow, template: str, *, asks: bool = False, **ctx) -> None:
@@ -70,133 +63,15 @@ def _json_default(value):
     raise TypeError(f"{type(value).__name__} does not belong in a mail context")
 
 
-def _is_view(value) -> bool:
-    return isinstance(value, dict) and "players" in value and "version" in value and "viewer" in value
-
-
 def _plain(ctx: dict) -> orjson.Fragment:
     """A mail context as JSON text, ready for the outbox's JSON column: seats and games as the few
     fields templates show, datetimes tagged (`_revive` turns them back), views without their event
     log (no mail shows it). One orjson call (in C) instead of walking the context in Python, and
     nothing is serialized twice: this runs for every mail a move queues."""
-    ctx = {k: {n: x for n, x in v.items() if n != "log"} if _is_view(v) and "log" in v else v
+    ctx = {k: {n: x for n, x in v.items() if n != "log"} if is_view(v) and "log" in v else v
            for k, v in ctx.items()}
     return orjson.Fragment(orjson.dumps(ctx, default=_json_default,
                                         option=orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_NON_STR_KEYS))
-
-
-_CONTAINERS = (dict, list)  # a tuple: isinstance with `dict | list` is slower
-
-
-def _revive(value):
-    if isinstance(value, dict):
-        if len(value) == 1 and "$dt" in value:
-            return datetime.fromisoformat(value["$dt"])
-        if _is_view(value):
-            return value  # an engine view: no datetimes in it
-        # only containers are walked (a call per scalar cost more than the rest of this)
-        return {k: _revive(v) if isinstance(v, _CONTAINERS) else v for k, v in value.items()}
-    if isinstance(value, list):
-        return [_revive(v) if isinstance(v, _CONTAINERS) else v for v in value]
-    return value
-
-
-def render_intent(template: str, context: dict) -> tuple[str, str]:
-    """The text and HTML bodies of a queued intent (needs an app context for templates and
-    translations; no database). Links are built from the token and base URL stored at queue time."""
-    ctx = _revive(context)
-    token, base = ctx.pop("token"), ctx.pop("base")
-    env, translations = _mail_env()
-    with render.translations_bound(translations):  # the group titles are translated too
-        if ctx.pop("links", False):
-            groups = render.move_groups(ctx["view"])
-            for g in groups:
-                for opt in g["options"]:
-                    opt["url"] = base + render.move_path(token, opt["slug"], ctx["view"]["version"])
-            ctx["groups"] = groups
-        else:
-            ctx.setdefault("groups", [])
-        if "clock" in ctx:
-            ctx.update(clock_lines(ctx.pop("clock")))
-        ctx.update(token=token, r=render, seat_url=base + render.seat_path(token), prefs_url=f"{base}/s/{token}/prefs",
-                   base_url=base, reply_help=command_help() if ctx.pop("asks", False) else None)
-        return (env.get_template(f"mail/{template}.txt").render(ctx),
-                env.get_template(f"mail/{template}.html").render(ctx))
-
-
-def _mail_env():
-    """The app's Jinja environment for mails, one per locale: the same templates and globals, with
-    the locale's translations bound once (Flask-Babel's template gettext looks them up again for
-    every string) and without the request context processors (a mail has no request)."""
-    app = current_app._get_current_object()
-    locale = str(get_locale())
-    envs = app.extensions.setdefault("mail_jinja", {})
-    found = envs.get(locale)
-    if found is None:
-        # a fresh environment (an overlay would share the i18n extension, and with it the globals,
-        # of the app's environment) with the app's loader, escaping, filters, tests and globals
-        base = app.jinja_env
-        env = _MailEnvironment(loader=base.loader, autoescape=base.autoescape, undefined=base.undefined,
-                               extensions=["jinja2.ext.i18n"], auto_reload=base.auto_reload)
-        env.filters.update(base.filters)
-        env.tests.update(base.tests)
-        env.globals.update(base.globals)
-        env.policies.update(base.policies)
-        t = get_translations()
-        env.install_gettext_callables(gettext=t.ugettext, ngettext=t.ungettext, newstyle=True,
-                                      pgettext=t.upgettext, npgettext=t.unpgettext)
-        env.globals["_"] = env.globals["gettext"] = _mail_gettext(t)
-        env.globals["mail_css"] = render.style_sheet(env, "mail/_mail.css")
-        found = envs[locale] = (env, t)
-    return found
-
-
-class _MailEnvironment(jinja2.Environment):
-    """Templates get their globals as one plain dict (Jinja's default is a ChainMap over the
-    environment's, which every render copies key by key in Python: about a third of a turn mail's
-    template time). The mail environment's globals are all set before its first template loads."""
-
-    def make_globals(self, d):
-        return {**self.globals, **(d or {})}
-
-
-def _mail_gettext(translations) -> Callable[..., str]:
-    """The templates' `_` and `gettext`: what the i18n extension's newstyle gettext does (markup in
-    autoescaped templates, always a format string, variables escaped by the markup), in one call
-    instead of three, and a message without variables is translated once per template kind."""
-    from markupsafe import Markup
-
-    ugettext = translations.ugettext
-    constants: dict[tuple[str, bool], str] = {}
-
-    @jinja2.pass_eval_context
-    def gettext(eval_ctx, string: str, /, **variables) -> str:
-        if not variables:
-            key = (string, eval_ctx.autoescape)
-            found = constants.get(key)
-            if found is None:
-                found = (Markup(ugettext(string)) if key[1] else ugettext(string)) % {}
-                if len(constants) < 4096:
-                    constants[key] = found
-            return found
-        rv = ugettext(string)
-        return (Markup(rv) if eval_ctx.autoescape else rv) % variables
-
-    return gettext
-
-
-def renderer_for(app) -> Callable[[str, dict], tuple[str, str]]:
-    """The outbox renderer of `app` (senders run outside requests: it enters the app's context,
-    unless that is the active one already, as in `render_pending` called inside it)."""
-    from flask import has_app_context
-
-    def renderer(template: str, context: dict) -> tuple[str, str]:
-        if has_app_context() and current_app._get_current_object() is app:
-            return render_intent(template, context)  # e.g. render_pending inside the app's context
-        with app.app_context():
-            return render_intent(template, context)
-
-    return renderer
 
 
 def invitation(s, game: GameRow, seat: SeatRow, host: SeatRow, seats: list[SeatRow]) -> None:
@@ -261,15 +136,6 @@ def clock_context(game: GameRow, seat: SeatRow, seats: list[SeatRow] | None = No
     mine = clock_service.clock_entry(status.get(seat.seat)) if seat.seat is not None else None
     return {"clock": {"mine": mine, "others": clock_service.others_entries(status, seats, seat),
                       "tz": clock_service.viewer_zone(status, seat), "rules": clock_service.rules_of(game)}}
-
-
-def clock_lines(data: dict) -> dict:
-    """`clock_context`'s data as the lines the templates show (needs the mail's translations)."""
-    from service.play import clock_service
-
-    return {"deadline_text": clock_service.own_line(data["mine"]),
-            "clock_notes": clock_service.others_lines(data["others"], data["tz"])
-            + [clock_service.rules_line(**data["rules"])]}
 
 
 def decision_or_nothing(s, game: GameRow, seat: SeatRow, g: engine.Game, *, first: bool = False,
