@@ -51,7 +51,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     os.environ.setdefault("BASE_URL", f"http://{args.host}:{args.port}")
     app = _app()
     upgrade_database(app.config["DATABASE_URL"])
-    from service.mail.outbox import start_background_sender
+    from service.mail.sender import start_background_sender
 
     start_background_sender(app, use_reloader=args.debug)
     from service.clock import scheduler

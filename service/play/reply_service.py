@@ -77,7 +77,7 @@ def handle_inbound(app_or_none, raw: bytes) -> str:
             outcome = _apply(s, seat, game, r, r.version if tag == r.tokens[0] else None)
             _note(s, r.key, game.id, seat.seat, outcome)
             log.info("reply mail for game %s seat %s: %s", game.id, seat.seat, outcome)
-        from service.mail.outbox import wake_background_sender
+        from service.mail.sender import wake_background_sender
 
         wake_background_sender(app)
         return outcome
@@ -161,7 +161,7 @@ def quiet_smtp_log() -> None:
 def cmd_inbound_smtp(args: argparse.Namespace) -> int:
     from service import create_app
     from service.mail.inbound import serve_smtp
-    from service.mail.outbox import start_background_sender
+    from service.mail.sender import start_background_sender
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     quiet_smtp_log()

@@ -14,7 +14,11 @@ from flask_babel import gettext as _
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from service.mail.outbox import DevTransport, OutboxMail, app_engine, build_message, deliver_due
+from service.mail.delivery import deliver_due
+from service.mail.message import build_message
+from service.mail.sender import app_engine
+from service.mail.transport import DevTransport
+from service.store.outbox_models import OutboxMail
 
 devmail_bp = Blueprint("devmail", __name__, url_prefix="/dev/mail")
 

@@ -14,7 +14,8 @@ from urllib.parse import urlsplit
 from sqlmodel import select
 
 import engine
-from service.mail.outbox import OutboxMail, render_pending
+from service.mail.outbox import render_pending
+from service.store.outbox_models import OutboxMail
 from service.store import db
 from service.store.models import GameRow, SeatRow
 

@@ -25,7 +25,7 @@ from aiosmtpd.smtp import AuthResult, LoginPassword
 from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import Engine
 
-from service.mail.outbox import OutboxMail
+from service.store.outbox_models import OutboxMail
 
 PG_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 IN_CI = os.environ.get("CI", "").lower() == "true"

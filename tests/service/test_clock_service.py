@@ -64,7 +64,7 @@ def q(app, stmt):
 
 
 def test_timeouts_play_through_the_move_use_case(app):
-    from service.mail.outbox import OutboxMail
+    from service.store.outbox_models import OutboxMail
     from service.store.models import GameRow, MoveRow
 
     game_id, tokens = start_game(app)
@@ -110,7 +110,7 @@ def test_timeouts_play_through_the_move_use_case(app):
 
 
 def test_digest_mail_lists_waiting_games(app):
-    from service.mail.outbox import OutboxMail
+    from service.store.outbox_models import OutboxMail
     from service.store import db
 
     ids = [start_game(app)[0] for _ in range(2)]

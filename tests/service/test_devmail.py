@@ -10,7 +10,11 @@ from flask import Flask
 from flask_babel import Babel
 from sqlalchemy.orm import Session
 
-from service.mail.outbox import DevTransport, MailConfig, OutboxMail, deliver_due, queue_mail
+from service.mail.config import MailConfig
+from service.mail.delivery import deliver_due
+from service.mail.outbox import queue_mail
+from service.mail.transport import DevTransport
+from service.store.outbox_models import OutboxMail
 from service.web.devmail import devmail_bp
 from tests.service.smtp_fixture import sqlite_only  # noqa: F401  (fixture)
 

@@ -11,14 +11,11 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from service.mail.outbox import (
-    MailConfig,
-    OutboxMail,
-    SmtpTransport,
-    TransportUnavailable,
-    deliver_due,
-    queue_mail,
-)
+from service.mail.config import MailConfig
+from service.mail.delivery import deliver_due
+from service.mail.outbox import queue_mail
+from service.mail.transport import SmtpTransport, TransportUnavailable
+from service.store.outbox_models import OutboxMail
 from tests.service.smtp_fixture import (  # noqa: F401  (fixtures)
     SmtpServer,
     client_tls_context,
@@ -103,7 +100,7 @@ def test_server_down_then_up_mails_wait_then_go_in_order_once(engine, caplog):  
                   for i, who in enumerate(["ann", "bo", "ann", "cy", "bo"])]
     transport = SmtpTransport(server.url)
     now = T0
-    with caplog.at_level(logging.WARNING, logger="service.mail.outbox"):
+    with caplog.at_level(logging.WARNING, logger="service.mail"):
         for _ in range(4):  # several sweeps while the server is down
             assert deliver_due(engine, transport, now=now) == 0
             now += timedelta(minutes=10)

@@ -9,7 +9,7 @@ import pytest
 from sqlmodel import select
 
 import engine
-from service.mail.outbox import OutboxMail
+from service.store.outbox_models import OutboxMail
 from service.play import usecases
 from service.render import board as render
 from service.store import db, tokens

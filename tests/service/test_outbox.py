@@ -13,21 +13,20 @@ from flask import Flask
 from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
-from service.mail import outbox
-from service.mail.outbox import (
-    BACKOFF_CAP,
-    LEASE,
-    DevTransport,
-    MailConfig,
-    OutboxMail,
-    TransportUnavailable,
-    backoff_delay,
-    build_message,
-    deliver_due,
-    queue_mail,
+from service.mail import config as mail_config
+from service.mail import delivery, outbox
+from service.mail.config import MailConfig
+from service.mail.delivery import BACKOFF_CAP, LEASE, backoff_delay, deliver_due
+from service.mail.message import build_message
+from service.mail.outbox import queue_mail
+from service.mail.sender import (
+    BackgroundSender,
     start_background_sender,
     stop_background_sender,
+    wake_background_sender,
 )
+from service.mail.transport import DevTransport, SmtpTransport, TransportUnavailable, transport_from_url
+from service.store.outbox_models import OutboxMail, utcnow
 from tests.service.smtp_fixture import engine, sqlite_only  # noqa: F401  (fixtures)
 
 CFG = MailConfig(mail_from="SKYJO <play@skyjo.example>", base_url="https://skyjo.example")
@@ -166,7 +165,7 @@ def test_domain_falls_back_to_base_url_and_app_config_wins(sqlite_only):  # noqa
         row = queue_mail(s, to_addr="a@b.org", to_name="A", subject="s", text="t", html=None)
         assert row.message_id.endswith("@app.example>") and row.from_addr == "Game <g@app.example>"
         s.rollback()
-    outbox.configure(mail_from="W <w@worker.example>")
+    mail_config.configure(mail_from="W <w@worker.example>")
     try:
         with Session(sqlite_only, expire_on_commit=False) as s:  # no app context: the worker's configure() applies
             row = queue_mail(s, to_addr="a@b.org", to_name="A", subject="s", text="t", html=None,
@@ -174,7 +173,7 @@ def test_domain_falls_back_to_base_url_and_app_config_wins(sqlite_only):  # noqa
             assert row.headers["References"] == "<game-1-seat-0@worker.example>"
             s.rollback()
     finally:
-        outbox._configured = None
+        mail_config._configured = None
 
 
 def test_header_injection_is_neutralised(sqlite_only):  # noqa: F811
@@ -307,13 +306,13 @@ def test_a_sender_that_lost_its_claim_does_not_send(engine):  # noqa: F811
         (row,) = queue(s)
     ids = None
     with Session(engine, expire_on_commit=False) as s:
-        ids = outbox._claim_batch(s, T0, "slow-sender", 10, LEASE)
+        ids = delivery._claim_batch(s, T0, "slow-sender", 10, LEASE)
     assert ids == [(row.id, "ann@example.org")]
     t = RecordingTransport()
     later = T0 + LEASE + timedelta(seconds=1)  # the slow sender's lease expired: another takes over
     assert deliver_due(engine, t, now=later) == 1
     with Session(engine, expire_on_commit=False) as s:
-        assert outbox._renew(s, row.id, "slow-sender", later, LEASE) is None  # slow one must skip
+        assert delivery._renew(s, row.id, "slow-sender", later, LEASE) is None  # slow one must skip
 
 
 # --------------------------------------------------------------------------------------------------
@@ -370,7 +369,7 @@ def test_due_rows_are_found_by_an_index(engine):  # noqa: F811
     from sqlalchemy.dialects import postgresql, sqlite
 
     t = OutboxMail.__table__.c
-    query = select(t.id).where(outbox._due_condition(T0 + timedelta(seconds=1))).order_by(t.id).limit(10)
+    query = select(t.id).where(delivery._due_condition(T0 + timedelta(seconds=1))).order_by(t.id).limit(10)
     with engine.connect() as c:
         if engine.dialect.name == "sqlite":
             sql = str(query.compile(dialect=sqlite.dialect(), compile_kwargs={"literal_binds": True}))
@@ -410,13 +409,13 @@ def test_background_sender_delivers_and_stops(sqlite_only, monkeypatch):  # noqa
         assert sender is not None and sender.running
         assert start_background_sender(app) is sender  # never twice
         with Session(sqlite_only, expire_on_commit=False) as s, s.begin():
-            queue(s, now=outbox.utcnow())
-        outbox.wake_background_sender(app)
+            queue(s, now=utcnow())
+        wake_background_sender(app)
         assert _wait_for(lambda: all(r.sent_at for r in all_rows(sqlite_only)))
         assert all_rows(sqlite_only)[0].transport == "dev"
     finally:
         stop_background_sender(app)
-        outbox._configured = None
+        mail_config._configured = None
     assert not sender.running and "outbox_sender" not in app.extensions
 
 
@@ -432,7 +431,7 @@ def test_background_sender_respects_the_reloader_and_refuses_to_lose_mail(sqlite
         assert sender is not None and sender.running
     finally:
         stop_background_sender(app)
-        outbox._configured = None
+        mail_config._configured = None
     prod = Flask("p")
     prod.config.update(MAIL_URL=None, DEV_MAILBOX=False)
     prod.extensions["skyjo_db"] = sqlite_only
@@ -444,8 +443,8 @@ def test_background_sender_survives_a_broken_database(tmp_path, caplog):
     from sqlalchemy import create_engine
 
     broken = create_engine(f"sqlite:///{tmp_path}/missing-dir/x.db")
-    sender = outbox.BackgroundSender(broken, DevTransport(), interval=0.01)
-    with caplog.at_level(logging.ERROR, logger="service.mail.outbox"):
+    sender = BackgroundSender(broken, DevTransport(), interval=0.01)
+    with caplog.at_level(logging.ERROR, logger="service.mail.sender"):
         sender.start()
         assert _wait_for(lambda: sender.sweeps >= 2)
         sender.stop()
@@ -465,34 +464,34 @@ def test_logs_and_errors_hold_no_secrets(engine, caplog):  # noqa: F811
         (row,) = queue(s, text=f"take: {secret_link}", html=f"<a href='{secret_link}'>take</a>",
                        unsubscribe_url="https://skyjo.example/u/SECRET-TOKEN-123")
     t.fail[row.message_id] = [ValueError("bad")]
-    with caplog.at_level(logging.DEBUG, logger="service.mail.outbox"):
+    with caplog.at_level(logging.DEBUG, logger="service.mail"):
         deliver_due(engine, t, now=T0)
         deliver_due(engine, t, now=T0 + timedelta(hours=1))
     assert t.sent == [row.message_id]
     assert "SECRET-TOKEN-123" not in caplog.text
     assert "SECRET-TOKEN-123" not in repr(row) and "SECRET-TOKEN-123" not in str(row)
     with pytest.raises(ValueError):
-        outbox.SmtpTransport("smtp://user:pw-SECRET@mail.example:25")  # no clear-text password
-    tr = outbox.SmtpTransport("smtp://user:pw%40SECRET@mail.example:587")
+        SmtpTransport("smtp://user:pw-SECRET@mail.example:25")  # no clear-text password
+    tr = SmtpTransport("smtp://user:pw%40SECRET@mail.example:587")
     assert "SECRET" not in repr(tr) and tr.starttls and tr.port == 587
     assert tr._password == "pw@SECRET"
 
 
 def test_transport_urls():
-    t = outbox.SmtpTransport("smtps://u:p@mail.example")
+    t = SmtpTransport("smtps://u:p@mail.example")
     assert t.implicit_tls and t.port == 465 and not t.starttls
-    t = outbox.SmtpTransport("smtp://mail.example:2525?starttls=1&timeout=5")
+    t = SmtpTransport("smtp://mail.example:2525?starttls=1&timeout=5")
     assert t.starttls and t.timeout == 5.0 and t.username is None
-    t = outbox.SmtpTransport("smtp://127.0.0.1:1025")
+    t = SmtpTransport("smtp://127.0.0.1:1025")
     assert not t.starttls
     with pytest.raises(ValueError):
-        outbox.SmtpTransport("http://mail.example")
-    assert isinstance(outbox.transport_from_url(None), DevTransport)
-    assert isinstance(outbox.transport_from_url("smtp://h:587"), outbox.SmtpTransport)
+        SmtpTransport("http://mail.example")
+    assert isinstance(transport_from_url(None), DevTransport)
+    assert isinstance(transport_from_url("smtp://h:587"), SmtpTransport)
 
 
 def test_utcnow_is_naive_utc():
-    now = outbox.utcnow()
+    now = utcnow()
     assert now.tzinfo is None
     assert abs(datetime.now(UTC).replace(tzinfo=None) - now) < timedelta(seconds=5)
 
@@ -514,7 +513,7 @@ def test_senders_and_writers_together_on_the_service_sqlite_engine(tmp_path):
                 token = _immediate.set(True)  # what db.transaction(write=True) does
                 try:
                     with Session(eng, expire_on_commit=False) as s, s.begin():
-                        queue(s, to=f"p{i % 4}@example.org", now=outbox.utcnow())
+                        queue(s, to=f"p{i % 4}@example.org", now=utcnow())
                 finally:
                     _immediate.reset(token)
         except BaseException as exc:  # pragma: no cover
@@ -596,7 +595,7 @@ def test_render_failure_backs_off_and_keeps_the_mail_and_the_order(engine, caplo
     with Session(engine, expire_on_commit=False) as s, s.begin():
         intent(s, 2)
     t = RecordingTransport()
-    with caplog.at_level(logging.WARNING, logger="service.mail.outbox"):
+    with caplog.at_level(logging.WARNING, logger="service.mail"):
         assert deliver_due(engine, t, now=T0, renderer=renderer) == 0  # the 2nd waits behind the 1st
     first = all_rows(engine)[0]
     assert first.attempts == 1 and first.text_body is None and "RenderFailed" in first.last_error
@@ -634,28 +633,6 @@ def test_a_mail_has_either_bodies_or_a_template():
         outbox.mail_values(to_addr="a@b.org", to_name="A", subject="s", config=CFG)
     with pytest.raises(ValueError):
         outbox.mail_values(to_addr="a@b.org", to_name="A", subject="s", text="t", template="turn", config=CFG)
-
-
-def test_the_sender_takes_the_sqlite_writer_queue(tmp_path):
-    """Its short write transactions queue with the moves' (service.store.db.WriterQueue) rather than
-    sleeping in SQLite's busy handler, where a steady stream of moves starved them."""
-    from service.store.db import make_engine
-    from tests.service.helpers import writer_queue_held
-
-    db_file = tmp_path / "svc.sqlite3"
-    eng = make_engine(f"sqlite:///{db_file}")
-    OutboxMail.__table__.create(eng)
-    with Session(eng, expire_on_commit=False) as s, s.begin():
-        queue(s)
-    t = RecordingTransport()
-    try:
-        with writer_queue_held(f"{db_file}.writers", 0.6):
-            t0 = time.monotonic()
-            assert deliver_due(eng, t, now=T0) == 1
-            waited = time.monotonic() - t0
-    finally:
-        eng.dispose()
-    assert waited > 0.3, "the sender wrote without waiting for the queue"
 
 
 def test_intents_of_a_transaction_are_written_at_commit_and_dropped_with_it(engine):  # noqa: F811
