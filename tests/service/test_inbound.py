@@ -21,7 +21,8 @@ import pytest
 import engine
 from engine.plans import parse_plan
 from service.mail.inbound import InboundSMTP, parse_imap_url, poll_imap
-from service.mail.replies import classify, extract_commands, seat_tokens
+from service.mail.replies import classify, seat_tokens
+from service.mail.reply_text import extract_commands
 from tests.service.helpers import random_reply_plan
 
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}

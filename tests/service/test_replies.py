@@ -1,4 +1,4 @@
-"""Reading reply mails (service.mail.replies) over real-world reply shapes, and fuzzing them into plans."""
+"""Reading reply mails (service.mail.replies, service.mail.reply_text) over real-world reply shapes, and fuzzing them into plans."""
 
 from __future__ import annotations
 
@@ -13,11 +13,7 @@ from hypothesis import strategies as st
 import engine
 from engine.plans import parse_plan
 from service.mail.replies import (
-    body_text,
     classify,
-    cut_reply,
-    extract_commands,
-    html_to_text,
     message_key,
     parse_reply_address,
     read_reply,
@@ -25,6 +21,7 @@ from service.mail.replies import (
     seat_token_from_address,
     seat_tokens,
 )
+from service.mail.reply_text import body_text, cut_reply, extract_commands, html_to_text
 
 DOMAIN = "skyjo.example.org"
 SEAT = f"play+Tk3n_9xQ@{DOMAIN}"
