@@ -8,5 +8,6 @@ intents), `config` is the sender address and the header cleaners. The table is
 bodies are made by `render`.
 
 Arriving: `inbound` receives mails over SMTP or IMAP, `replies` reads who a reply is for and
-whether to ignore it, `reply_text` finds the command lines in its body.
+whether to ignore it, `reply_text` finds the command lines in its body (`body`: the body as
+plain text).
 """

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from email.message import EmailMessage, Message
 from email.utils import getaddresses, parseaddr
 
-from service.mail.reply_text import ReplyCommands, as_message, extract_commands
+from service.mail.body import as_message
+from service.mail.reply_text import ReplyCommands, extract_commands
 
 log = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""Reading reply mails (service.mail.replies, service.mail.reply_text) over real-world reply shapes, and fuzzing them into plans."""
+"""Reading reply mails (service.mail.replies, reply_text, body) over real-world reply shapes, and fuzzing them into plans."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 import engine
 from engine.plans import parse_plan
+from service.mail.body import body_text, html_to_text
 from service.mail.replies import (
     classify,
     message_key,
@@ -21,7 +22,7 @@ from service.mail.replies import (
     seat_token_from_address,
     seat_tokens,
 )
-from service.mail.reply_text import body_text, cut_reply, extract_commands, html_to_text
+from service.mail.reply_text import cut_reply, extract_commands
 
 DOMAIN = "skyjo.example.org"
 SEAT = f"play+Tk3n_9xQ@{DOMAIN}"
