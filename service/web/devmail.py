@@ -70,7 +70,12 @@ def index():
     for m in mails:
         latest.setdefault(m.to_addr, m.id)
     return render_template(
-        "dev/mail_index.html", mails=mails, recipients=recipients, to=to, queued=queued, latest=latest,
+        "dev/mail_index.html",
+        mails=mails,
+        recipients=recipients,
+        to=to,
+        queued=queued,
+        latest=latest,
         can_deliver=not current_app.config.get("MAIL_URL"),
     )
 
@@ -89,8 +94,14 @@ def show(mail_id: int):
     msg = build_message(row)
     headers = [(name, str(value)) for name, value in msg.items()]
     return render_template(
-        "dev/mail_show.html", mail=row, headers=headers, text=row.text_body, has_html=row.html_body is not None,
-        newer=newer, older=older, reply_to=(row.headers or {}).get("Reply-To"),
+        "dev/mail_show.html",
+        mail=row,
+        headers=headers,
+        text=row.text_body,
+        has_html=row.html_body is not None,
+        newer=newer,
+        older=older,
+        reply_to=(row.headers or {}).get("Reply-To"),
     )
 
 
@@ -148,7 +159,9 @@ def reply(mail_id: int):
     msg["Message-ID"] = make_msgid(domain="dev-mailbox.invalid")
     msg["In-Reply-To"] = f"<{row.message_id.strip('<>')}>"
     quoted = "\n".join("> " + line for line in (row.text_body or "").splitlines())
-    msg.set_content(f"{body}\n\n{_('On %(when)s, SKYJO wrote:', when=row.sent_at.strftime('%Y-%m-%d %H:%M'))}\n{quoted}\n")
+    msg.set_content(
+        f"{body}\n\n{_('On %(when)s, SKYJO wrote:', when=row.sent_at.strftime('%Y-%m-%d %H:%M'))}\n{quoted}\n"
+    )
     handle_inbound(current_app._get_current_object(), msg.as_bytes())
     if not current_app.config.get("MAIL_URL"):
         deliver_due(app_engine(current_app), DevTransport())

@@ -35,8 +35,11 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def reply(body: str = "draw swap B2\n\nOn Mon, SKYJO wrote:\n> Your turn\n", token: str = "tok123",
-          mid: str = "<r1@example.com>") -> EmailMessage:
+def reply(
+    body: str = "draw swap B2\n\nOn Mon, SKYJO wrote:\n> Your turn\n",
+    token: str = "tok123",
+    mid: str = "<r1@example.com>",
+) -> EmailMessage:
     m = EmailMessage()
     m["From"] = "Åsa Öberg <asa@example.se>"
     m["To"] = f"SKYJO <play+{token}@{DOMAIN}>"
@@ -118,7 +121,13 @@ def test_a_reply_over_smtp_plays_a_whole_turn_on_an_engine_game() -> None:
 def test_parse_imap_url() -> None:
     c = parse_imap_url("imaps://bot%40example.org:p%3Ass@imap.example.org/Play%20Replies")
     assert (c.secure, c.host, c.port, c.user, c.password, c.folder) == (
-        True, "imap.example.org", 993, "bot@example.org", "p:ss", "Play Replies")
+        True,
+        "imap.example.org",
+        993,
+        "bot@example.org",
+        "p:ss",
+        "Play Replies",
+    )
     c = parse_imap_url("imap://u:p@localhost:1143?starttls=require")
     assert (c.secure, c.port, c.folder, c.starttls) == (False, 1143, "INBOX", "require")
     assert parse_imap_url("imap://u:p@h").starttls == "auto"
@@ -165,10 +174,28 @@ def _run_dovecot(tls: bool):
     tls_port = free_port() if tls else 0
     ssl_conf = "ssl = no"
     if tls:
-        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
-                        "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
-                        "-keyout", str(root / "key.pem"), "-out", str(root / "cert.pem")],
-                       check=True, capture_output=True)
+        subprocess.run(
+            [
+                "openssl",
+                "req",
+                "-x509",
+                "-newkey",
+                "rsa:2048",
+                "-nodes",
+                "-days",
+                "2",
+                "-subj",
+                "/CN=127.0.0.1",
+                "-addext",
+                "subjectAltName=IP:127.0.0.1",
+                "-keyout",
+                str(root / "key.pem"),
+                "-out",
+                str(root / "cert.pem"),
+            ],
+            check=True,
+            capture_output=True,
+        )
         (root / "key.pem").chmod(0o644)
         ssl_conf = f"ssl = yes\nssl_cert = <{root}/cert.pem\nssl_key = <{root}/key.pem"
     if os.geteuid() == 0:
@@ -178,8 +205,10 @@ def _run_dovecot(tls: bool):
     else:  # rootless: everything runs as the current user
         me = pwd.getpwuid(os.getuid())
         users = f"uid={me.pw_uid} gid={me.pw_gid}"
-        extra = (f"default_internal_user = {me.pw_name}\ndefault_login_user = {me.pw_name}\n"
-                 "service anvil {\n  chroot =\n}\nservice imap-login {\n  chroot =\n}\n")
+        extra = (
+            f"default_internal_user = {me.pw_name}\ndefault_login_user = {me.pw_name}\n"
+            "service anvil {\n  chroot =\n}\nservice imap-login {\n  chroot =\n}\n"
+        )
     conf = root / "dovecot.conf"
     conf.write_text(f"""
 protocols = imap
@@ -229,8 +258,12 @@ service pop3-login {{
                     out = proc.stdout.read().decode() if proc.poll() is not None and proc.stdout else ""
                     pytest.fail(f"dovecot did not start: {out}\n{log}")
                 time.sleep(0.1)
-        yield {"url": f"imap://skyjo:s3cret@127.0.0.1:{port}/INBOX", "port": port,
-               "imaps_url": f"imaps://skyjo:s3cret@127.0.0.1:{tls_port}/INBOX", "cafile": str(root / "cert.pem")}
+        yield {
+            "url": f"imap://skyjo:s3cret@127.0.0.1:{port}/INBOX",
+            "port": port,
+            "imaps_url": f"imaps://skyjo:s3cret@127.0.0.1:{tls_port}/INBOX",
+            "cafile": str(root / "cert.pem"),
+        }
     finally:
         proc.terminate()
         try:
@@ -379,14 +412,18 @@ def test_a_whole_classic_game_played_by_replies_over_smtp() -> None:
 
     port = free_port()
     n = 0
-    with InboundSMTP(handle, "127.0.0.1", port, accept_domains=[DOMAIN]), \
-            smtplib.SMTP("127.0.0.1", port, timeout=10) as smtp:
+    with (
+        InboundSMTP(handle, "127.0.0.1", port, accept_domains=[DOMAIN]),
+        smtplib.SMTP("127.0.0.1", port, timeout=10) as smtp,
+    ):
         while not g.is_over:
             seat = g.pending()[0].seat
             n += 1
             to = reply_address(DOMAIN, by_seat[seat], g.version)
-            body = (f"{text_for(seat)}\n\n-- \n{g.names[seat]}\n\nOn Mon, 30 Nov 2026 at 12:00, SKYJO <{to}> wrote:\n"
-                    "> Your turn. Reply with your move.\n")
+            body = (
+                f"{text_for(seat)}\n\n-- \n{g.names[seat]}\n\nOn Mon, 30 Nov 2026 at 12:00, SKYJO <{to}> wrote:\n"
+                "> Your turn. Reply with your move.\n"
+            )
             m = reply(body, token=by_seat[seat], mid=f"<m{n}@example.com>")
             m.replace_header("To", f"SKYJO <{to}>")
             smtp.send_message(m, to_addrs=[to])

@@ -39,9 +39,19 @@ BOARD_TEXT = "   A  B\n1  5  .\n\ntake → A1: https://skyjo.example/m/TOKEN/tak
 
 
 def queue(session, to="ann@example.org", name="Ann", **kw):
-    args = dict(to_addr=to, to_name=name, subject="SKYJO with Ann and Bo", text=BOARD_TEXT, html=BOARD_HTML,
-                config=CFG, now=T0, game_id=12, seat=0, thread_key="game-12-seat-0",
-                unsubscribe_url="https://skyjo.example/unsubscribe/TOKEN")
+    args = dict(
+        to_addr=to,
+        to_name=name,
+        subject="SKYJO with Ann and Bo",
+        text=BOARD_TEXT,
+        html=BOARD_HTML,
+        config=CFG,
+        now=T0,
+        game_id=12,
+        seat=0,
+        thread_key="game-12-seat-0",
+        unsubscribe_url="https://skyjo.example/unsubscribe/TOKEN",
+    )
     args.update(kw)
     return queue_mail(session, **args)
 
@@ -53,9 +63,14 @@ def rows(eng):
 
 def test_what_the_recipient_receives(sqlite_only, smtp_server):  # noqa: F811
     with Session(sqlite_only, expire_on_commit=False) as s, s.begin():
-        a = queue(s, name="Zoë Ångström, \"the host\"")
-        b = queue(s, to="bo@example.org", name="Bo\r\nBcc: eve@evil.example", subject="Hi\r\nBcc: eve@evil.example",
-                  thread_key="game-12-seat-1")
+        a = queue(s, name='Zoë Ångström, "the host"')
+        b = queue(
+            s,
+            to="bo@example.org",
+            name="Bo\r\nBcc: eve@evil.example",
+            subject="Hi\r\nBcc: eve@evil.example",
+            thread_key="game-12-seat-1",
+        )
     assert deliver_due(sqlite_only, SmtpTransport(smtp_server.url), now=T0) == 2
     got = smtp_server.received
     assert [r.rcpt_tos for r in got] == [["ann@example.org"], ["bo@example.org"]]  # no injected Bcc
@@ -96,8 +111,10 @@ def test_what_the_recipient_receives(sqlite_only, smtp_server):  # noqa: F811
 def test_server_down_then_up_mails_wait_then_go_in_order_once(engine, caplog):  # noqa: F811
     server = SmtpServer()  # not started: nothing listens on its port
     with Session(engine, expire_on_commit=False) as s, s.begin():
-        queued = [queue(s, to=f"{who}@example.org", text=f"mail {i}")
-                  for i, who in enumerate(["ann", "bo", "ann", "cy", "bo"])]
+        queued = [
+            queue(s, to=f"{who}@example.org", text=f"mail {i}")
+            for i, who in enumerate(["ann", "bo", "ann", "cy", "bo"])
+        ]
     transport = SmtpTransport(server.url)
     now = T0
     with caplog.at_level(logging.WARNING, logger="service.mail"):
@@ -107,8 +124,9 @@ def test_server_down_then_up_mails_wait_then_go_in_order_once(engine, caplog):  
     assert "mail server unavailable" in caplog.text
     states = rows(engine)
     assert all(r.sent_at is None and r.claimed_by is None for r in states)  # nothing lost, nothing held
-    assert sum(r.attempts for r in states) == 4 and all("Connection refused" in (r.last_error or "")
-                                                          for r in states if r.attempts)
+    assert sum(r.attempts for r in states) == 4 and all(
+        "Connection refused" in (r.last_error or "") for r in states if r.attempts
+    )
     server.start()
     try:
         assert deliver_due(engine, transport, now=now + timedelta(hours=1)) == 5
@@ -184,8 +202,9 @@ def test_two_senders_with_real_smtp_deliver_each_row_once(engine, smtp_server): 
 
 @pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS")
 def test_auth_and_wrong_password(sqlite_only):  # noqa: F811
-    server = SmtpServer(authenticator=make_authenticator("game", "p@ss w0rd"), auth_require_tls=False,
-                        auth_required=True).start()
+    server = SmtpServer(
+        authenticator=make_authenticator("game", "p@ss w0rd"), auth_require_tls=False, auth_required=True
+    ).start()
     try:
         with Session(sqlite_only, expire_on_commit=False) as s, s.begin():
             queue(s)
@@ -203,8 +222,12 @@ def test_auth_and_wrong_password(sqlite_only):  # noqa: F811
 
 def test_starttls(sqlite_only, tls_files):  # noqa: F811
     cert, key = tls_files
-    server = SmtpServer(tls_context=server_tls_context(cert, key), require_starttls=True,
-                        authenticator=make_authenticator("u", "pw"), auth_required=True).start()
+    server = SmtpServer(
+        tls_context=server_tls_context(cert, key),
+        require_starttls=True,
+        authenticator=make_authenticator("u", "pw"),
+        auth_required=True,
+    ).start()
     try:
         with Session(sqlite_only, expire_on_commit=False) as s, s.begin():
             queue(s)
@@ -228,8 +251,11 @@ def test_starttls_is_never_silently_skipped(sqlite_only, smtp_server):  # noqa: 
 
 def test_smtps_implicit_tls(sqlite_only, tls_files):  # noqa: F811
     cert, key = tls_files
-    server = SmtpServer(ssl_context=server_tls_context(cert, key), authenticator=make_authenticator("u", "pw"),
-                        auth_require_tls=False).start()
+    server = SmtpServer(
+        ssl_context=server_tls_context(cert, key),
+        authenticator=make_authenticator("u", "pw"),
+        auth_require_tls=False,
+    ).start()
     try:
         with Session(sqlite_only, expire_on_commit=False) as s, s.begin():
             queue(s)
@@ -246,7 +272,12 @@ def test_untrusted_certificate_is_refused(sqlite_only, tls_files):  # noqa: F811
     try:
         with Session(sqlite_only, expire_on_commit=False) as s, s.begin():
             queue(s)
-        assert deliver_due(sqlite_only, SmtpTransport(f"smtps://127.0.0.1:{server.port}?helo=t&timeout=5"), now=T0) == 0
+        assert (
+            deliver_due(
+                sqlite_only, SmtpTransport(f"smtps://127.0.0.1:{server.port}?helo=t&timeout=5"), now=T0
+            )
+            == 0
+        )
         (row,) = rows(sqlite_only)
         assert "CERTIFICATE_VERIFY_FAILED" in row.last_error and server.received == []
     finally:

@@ -64,8 +64,15 @@ class RecordingTransport:
 def queue(session, n=1, to="ann@example.org", **kw):
     rows = []
     for i in range(n):
-        args = dict(to_addr=to, to_name="Ann", subject="SKYJO with Bo", text=f"text {i}",
-                    html=f"<p>html {i}</p>", config=CFG, now=kw.pop("now", T0))
+        args = dict(
+            to_addr=to,
+            to_name="Ann",
+            subject="SKYJO with Bo",
+            text=f"text {i}",
+            html=f"<p>html {i}</p>",
+            config=CFG,
+            now=kw.pop("now", T0),
+        )
         args.update(kw)
         rows.append(queue_mail(session, **args))
     return rows
@@ -167,9 +174,18 @@ def test_domain_falls_back_to_base_url_and_app_config_wins(sqlite_only):  # noqa
         s.rollback()
     mail_config.configure(mail_from="W <w@worker.example>")
     try:
-        with Session(sqlite_only, expire_on_commit=False) as s:  # no app context: the worker's configure() applies
-            row = queue_mail(s, to_addr="a@b.org", to_name="A", subject="s", text="t", html=None,
-                             thread_key="game-1-seat-0")
+        with Session(
+            sqlite_only, expire_on_commit=False
+        ) as s:  # no app context: the worker's configure() applies
+            row = queue_mail(
+                s,
+                to_addr="a@b.org",
+                to_name="A",
+                subject="s",
+                text="t",
+                html=None,
+                thread_key="game-1-seat-0",
+            )
             assert row.headers["References"] == "<game-1-seat-0@worker.example>"
             s.rollback()
     finally:
@@ -178,7 +194,9 @@ def test_domain_falls_back_to_base_url_and_app_config_wins(sqlite_only):  # noqa
 
 def test_header_injection_is_neutralised(sqlite_only):  # noqa: F811
     with Session(sqlite_only, expire_on_commit=False) as s:
-        (row,) = queue(s, to_name="Eve\r\nBcc: victim@example.com", subject="Hi\r\nBcc: victim@example.com\n\nbody")
+        (row,) = queue(
+            s, to_name="Eve\r\nBcc: victim@example.com", subject="Hi\r\nBcc: victim@example.com\n\nbody"
+        )
         msg = build_message(row)
         raw = msg.as_string()
         assert "\nBcc:" not in raw and msg["Bcc"] is None
@@ -203,8 +221,10 @@ def test_non_ascii_names_are_encoded(sqlite_only):  # noqa: F811
 
 
 def test_html_css_is_inlined_and_both_parts_present(sqlite_only):  # noqa: F811
-    html = "<html><head><style>td.up { color: #123456; }</style></head><body><table><tr>" \
-           "<td class='up'>5</td></tr></table></body></html>"
+    html = (
+        "<html><head><style>td.up { color: #123456; }</style></head><body><table><tr>"
+        "<td class='up'>5</td></tr></table></body></html>"
+    )
     with Session(sqlite_only, expire_on_commit=False) as s:
         (row,) = queue(s, html=html, text="plain board")
         assert 'style="color: #123456;"' in row.html_body and "<style>" not in row.html_body
@@ -363,8 +383,18 @@ def test_concurrent_senders_deliver_each_row_exactly_once(engine):  # noqa: F811
 def test_due_rows_are_found_by_an_index(engine):  # noqa: F811
     with Session(engine, expire_on_commit=False) as s, s.begin():
         for i in range(3000):
-            s.add(OutboxMail(from_addr="a@b", to_addr=f"p{i % 50}@x.org", subject="s", text_body="t",
-                             message_id=f"<{i}@x>", created_at=T0, send_after=T0, sent_at=T0))
+            s.add(
+                OutboxMail(
+                    from_addr="a@b",
+                    to_addr=f"p{i % 50}@x.org",
+                    subject="s",
+                    text_body="t",
+                    message_id=f"<{i}@x>",
+                    created_at=T0,
+                    send_after=T0,
+                    sent_at=T0,
+                )
+            )
         queue(s, 3)
     from sqlalchemy.dialects import postgresql, sqlite
 
@@ -461,8 +491,12 @@ def test_logs_and_errors_hold_no_secrets(engine, caplog):  # noqa: F811
     secret_link = "https://skyjo.example/s/SECRET-TOKEN-123/move/take"
     t = RecordingTransport()
     with Session(engine, expire_on_commit=False) as s, s.begin():
-        (row,) = queue(s, text=f"take: {secret_link}", html=f"<a href='{secret_link}'>take</a>",
-                       unsubscribe_url="https://skyjo.example/u/SECRET-TOKEN-123")
+        (row,) = queue(
+            s,
+            text=f"take: {secret_link}",
+            html=f"<a href='{secret_link}'>take</a>",
+            unsubscribe_url="https://skyjo.example/u/SECRET-TOKEN-123",
+        )
     t.fail[row.message_id] = [ValueError("bad")]
     with caplog.at_level(logging.DEBUG, logger="service.mail"):
         deliver_due(engine, t, now=T0)
@@ -548,8 +582,16 @@ def test_senders_and_writers_together_on_the_service_sqlite_engine(tmp_path):
 
 def intent(session, n: int = 1, to: str = "ann@example.org", template: str = "turn") -> None:
     for i in range(n):
-        outbox.insert_mail(session, to_addr=to, to_name="Ann", subject="SKYJO with Bo", template=template,
-                           context={"n": i}, config=CFG, now=T0)
+        outbox.insert_mail(
+            session,
+            to_addr=to,
+            to_name="Ann",
+            subject="SKYJO with Bo",
+            template=template,
+            context={"n": i},
+            config=CFG,
+            now=T0,
+        )
 
 
 def test_intent_is_rendered_when_claimed_and_stored_with_the_send(engine):  # noqa: F811
