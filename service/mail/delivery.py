@@ -4,7 +4,9 @@
   conditional UPDATE (rowcount 1 wins); on PostgreSQL the candidates are read with
   `FOR UPDATE SKIP LOCKED`, so concurrent senders take different rows. Two live senders never send
   the same row; a sender that dies leaves its claim to expire, and the next sweep takes the row
-  again: delivery to the SMTP server is at least once.
+  again: delivery to the SMTP server is at least once, and a mail sent twice is the same bytes
+  (service.mail.message). The window is one message wide: a row is marked sent right after the
+  server's 250 for it.
 * Right before sending, the sender renews its claim (`_renew`); a sender whose lease ran out and was
   taken over skips the row.
 * A failed send keeps the row: `attempts + 1`, `last_error`, and `send_after` pushed back

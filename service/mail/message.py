@@ -8,11 +8,14 @@
   by css-inline, since mail clients drop style sheets.
 * `build_message`: the RFC 5322 message of a row with the stdlib's EmailMessage (no app context):
   text/plain, plus text/html as multipart/alternative; every header value cleaned again
-  (service.mail.config), and `Auto-Submitted: auto-generated` so auto-responders stay quiet.
+  (service.mail.config), and `Auto-Submitted: auto-generated` so auto-responders stay quiet. The
+  same row always gives the same bytes (issue 20.9): delivery is at least once, and a mail sent
+  again after a crash is the same mail, Message-ID, Date and MIME boundary included.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 import secrets
 import time
@@ -76,8 +79,21 @@ def render_bodies(template: str, context: dict | None, renderer: Renderer | None
     return text, inline_css(html) if html is not None else None
 
 
+def _boundary(message_id: str, bodies: str) -> str:
+    """The MIME boundary of a mail: derived from its Message-ID, so a retry (or a mail sent again
+    after a sender died between the server's 250 and marking it sent) has the same bytes; varied
+    only in the unlikely case that a body contains it (as the stdlib does with its random one)."""
+    seed = hashlib.sha256(message_id.encode("utf-8", "surrogateescape")).hexdigest()[:32]
+    boundary, n = f"=_skyjo_{seed}", 0
+    while boundary in bodies:
+        n += 1
+        boundary = f"=_skyjo_{seed}.{n}"
+    return boundary
+
+
 def build_message(row: OutboxMail) -> EmailMessage:
-    """The RFC 5322 message for a row (stdlib only; the same headers and bodies on every retry)."""
+    """The RFC 5322 message for a row (stdlib only): the same bytes every time it is built (the
+    Date is the row's creation time, the MIME boundary comes from the Message-ID)."""
     msg = EmailMessage()
     msg["From"] = parse_from(row.from_addr)
     msg["To"] = Address(
@@ -96,4 +112,5 @@ def build_message(row: OutboxMail) -> EmailMessage:
     msg.set_content(row.text_body or "")
     if row.html_body is not None:
         msg.add_alternative(row.html_body, subtype="html")
+        msg.set_boundary(_boundary(row.message_id, (row.text_body or "") + row.html_body))
     return msg

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import logging
+import os
+import signal
+import subprocess
+import sys
 import threading
 from collections import Counter
 from datetime import datetime, timedelta
@@ -12,11 +16,12 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from service.mail.config import MailConfig
-from service.mail.delivery import deliver_due
-from service.mail.outbox import queue_mail
+from service.mail.delivery import LEASE, deliver_due
+from service.mail.outbox import insert_mail, queue_mail
 from service.mail.transport import SmtpTransport, TransportUnavailable
 from service.store.outbox_models import OutboxMail
 from tests.service.smtp_fixture import (  # noqa: F401  (fixtures)
+    RecordingHandler,
     SmtpServer,
     client_tls_context,
     engine,
@@ -198,6 +203,93 @@ def test_two_senders_with_real_smtp_deliver_each_row_once(engine, smtp_server): 
     counts = Counter(smtp_server.handler.message_ids)
     assert len(counts) == 60 and set(counts.values()) == {1}
     assert all(r.sent_at is not None for r in rows(engine))
+
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+KILLED_SENDER = """
+import sys
+from datetime import datetime
+from sqlalchemy import create_engine
+from service.mail.delivery import deliver_due
+from service.mail.transport import SmtpTransport
+renderer = lambda template, ctx: (f"text {ctx['n']}", f"<style>p {{ color: red }}</style><p>html {ctx['n']}</p>")
+deliver_due(create_engine(sys.argv[1], connect_args={"timeout": 30}), SmtpTransport(sys.argv[2]),
+            now=datetime(2026, 1, 1, 12, 0, 0), renderer=renderer)
+"""
+
+
+def _renderer(template, ctx):
+    return f"text {ctx['n']}", f"<style>p {{ color: red }}</style><p>html {ctx['n']}</p>"
+
+
+class KillAfterAccepting(RecordingHandler):
+    """Takes the mail, then SIGKILLs the sending process before it can read the 250: the server
+    has the mail, the outbox row is not marked sent (issue 20.9's window)."""
+
+    victim: subprocess.Popen | None = None
+
+    async def handle_DATA(self, server, session, envelope):
+        answer = await super().handle_DATA(server, session, envelope)
+        if self.victim is not None:
+            os.kill(self.victim.pid, signal.SIGKILL)
+            self.victim = None
+        return answer
+
+
+def test_a_sender_killed_after_the_servers_acceptance_sends_the_same_mail_again(sqlite_only):  # noqa: F811
+    """At least once, made explicit: the mail sent again after a kill -9 between the server's
+    acceptance and the outbox's UPDATE is byte for byte the same mail (Message-ID, Date, MIME
+    boundary, and bodies rendered again from the same intent), so the recipient's client can drop
+    the duplicate; the other mails then go once."""
+    with Session(sqlite_only, expire_on_commit=False) as s, s.begin():
+        queue(s, to="ann@example.org")  # bodies and HTML (multipart/alternative)
+        insert_mail(
+            s,
+            to_addr="bo@example.org",
+            to_name="Bo",
+            subject="SKYJO",
+            template="turn",
+            context={"n": 1},
+            config=CFG,
+            now=T0,
+        )
+    handler = KillAfterAccepting()
+    server = SmtpServer(handler).start()
+    try:
+        env = {**os.environ, "PYTHONPATH": ROOT}
+        url = sqlite_only.url.render_as_string(hide_password=False)
+        handler.victim = child = subprocess.Popen(
+            [sys.executable, "-c", KILLED_SENDER, url, server.url], env=env
+        )
+        assert child.wait(60) == -signal.SIGKILL
+        assert len(server.received) == 1  # the first mail arrived; its row is still claimed, unsent
+        assert all(r.sent_at is None for r in rows(sqlite_only))
+        transport = SmtpTransport(server.url)
+        assert (
+            deliver_due(sqlite_only, transport, now=T0 + LEASE - timedelta(seconds=1), renderer=_renderer)
+            == 0
+        )
+        assert (
+            deliver_due(sqlite_only, transport, now=T0 + LEASE + timedelta(seconds=1), renderer=_renderer)
+            == 2
+        )
+    finally:
+        server.stop()
+    first, again, other = server.received
+    assert again.data == first.data  # the same bytes, boundary included
+    assert again.message["Message-ID"] == first.message["Message-ID"]
+    assert other.message["Message-ID"] != first.message["Message-ID"]
+    assert all(r.sent_at is not None for r in rows(sqlite_only))
+
+
+def test_the_same_row_builds_the_same_bytes(sqlite_only):  # noqa: F811
+    from service.mail.message import build_message
+
+    with Session(sqlite_only, expire_on_commit=False) as s, s.begin():
+        row = queue(s)
+        twin = queue(s)
+    assert build_message(row).as_bytes() == build_message(row).as_bytes()
+    assert build_message(row).get_boundary() != build_message(twin).get_boundary()  # one per mail
 
 
 @pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS")
