@@ -183,14 +183,15 @@ def read_reply(
     local: str = REPLY_LOCAL_PART,
 ) -> InboundReply:
     """One call for the inbound path: parse the mail once and read all of the above. Never raises on
-    odd mail (an unreadable one comes back with `ignore` set)."""
+    odd mail (an unreadable one comes back with `ignore` set). The body is read only for a mail to
+    a seat address, and only its start (service.mail.body), so a huge mail costs little (issue 20.5)."""
     try:
         m = as_message(raw)
         ignore = classify(m, our_addresses)
         addresses = _reply_addresses(m, domain, local)
         tokens = list(dict.fromkeys(t for t, _ in addresses))
         version = next((v for t, v in addresses if tokens and t == tokens[0] and v is not None), None)
-        cmds = extract_commands(m) if ignore is None else ReplyCommands()
+        cmds = extract_commands(m) if ignore is None and tokens else ReplyCommands()  # no seat: not read
         return InboundReply(
             message_key(m, raw if isinstance(raw, bytes) else None),
             ignore,

@@ -21,7 +21,7 @@ import pytest
 import engine
 from engine.plans import parse_plan
 from service.mail.inbound import InboundSMTP, parse_imap_url, poll_imap
-from service.mail.replies import classify, seat_tokens
+from service.mail.replies import classify, read_reply, seat_tokens
 from service.mail.reply_text import extract_commands
 from tests.service.helpers import random_reply_plan
 
@@ -115,6 +115,46 @@ def test_a_reply_over_smtp_plays_a_whole_turn_on_an_engine_game() -> None:
             smtp.send_message(auto, to_addrs=[f"play+tok@{DOMAIN}"])
     assert len(results) == 1 and results[0][0] == "draw" and results[0][1] in ("swap B2", "flip C3")
     assert g.pending()[0].seat != seat
+
+
+def _huge(to: str, html: bool) -> EmailMessage:
+    """About 8 MB: the commands on top, then a wall of text that looks like replies and commands."""
+    filler = "\n".join(
+        f"note {i}: if {i % 9} or less swap B2, else On Mon wrote: > take A1" for i in range(100_000)
+    )
+    m = reply("draw swap B2\n\n" + filler)
+    m.replace_header("To", to)
+    if html:
+        m.set_content(
+            f"<html><body><div>draw swap B2</div><blockquote>{filler}</blockquote></body></html>",
+            subtype="html",
+        )
+    return m
+
+
+def test_a_huge_mail_over_smtp_costs_little_cpu() -> None:
+    """Issue 20.5: an 8 MB mail cost about 10 s of CPU, to any address, because its commands were
+    read before its address was checked. A mail to no seat address is not read at all; one to a
+    seat address only at its start, which holds the commands."""
+    read: list[tuple[str, list[str], list[str], float]] = []
+
+    def handle(raw: bytes) -> None:
+        start = time.thread_time()  # this thread's CPU: the same on an idle and a busy machine
+        r = read_reply(raw, DOMAIN, [f"skyjo@{DOMAIN}"])
+        read.append((r.tokens and r.tokens[0], r.tokens, r.commands.lines, time.thread_time() - start))
+
+    port = free_port()
+    with InboundSMTP(handle, "127.0.0.1", port, accept_domains=[DOMAIN]):
+        with smtplib.SMTP("127.0.0.1", port, timeout=60) as smtp:
+            for html in (False, True):
+                for to in (f"nobody@{DOMAIN}", f"play+tok123@{DOMAIN}"):
+                    mail = _huge(to, html)
+                    assert len(mail.as_bytes()) > 6_000_000
+                    smtp.send_message(mail, to_addrs=[to])
+    assert len(read) == 4
+    for _, tokens, lines, cpu in read:
+        assert cpu < 2.0, f"{cpu:.2f} s of CPU for one mail"
+        assert lines == (["draw swap B2"] if tokens else [])  # no seat: not read
 
 
 # ------------------------------------------------------------------------------ IMAP URLs
