@@ -139,10 +139,11 @@ def seat_tokens(msg: EmailMessage | Message | bytes, domain: str, local: str = R
 
 
 def message_key(msg: EmailMessage | Message | bytes, raw: bytes | None = None) -> str:
-    """A key to process each mail once: its Message-ID (without <> and spaces), or, for a mail
-    without one, a hash of its bytes."""
+    """A key to process each mail once: its Message-ID (without <>, spaces and control characters:
+    a NUL cannot be stored in PostgreSQL, issue 20.2), or, for a mail without one, a hash of its
+    bytes."""
     m = as_message(msg)
-    mid = re.sub(r"[\s<>]", "", str(m.get("Message-ID", "") or ""))
+    mid = re.sub(r"[\s<>\x00-\x1f\x7f]", "", str(m.get("Message-ID", "") or ""))
     if mid:
         return mid[:250]
     data = raw if raw is not None else (msg if isinstance(msg, bytes) else m.as_bytes())

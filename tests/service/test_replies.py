@@ -23,6 +23,7 @@ from service.mail.replies import (
     seat_tokens,
 )
 from service.mail.reply_text import cut_reply, extract_commands
+from tests.service.smtp_fixture import engine as outbox_engine  # noqa: F401  (fixture: SQLite and PostgreSQL)
 
 DOMAIN = "skyjo.example.org"
 SEAT = f"play+Tk3n_9xQ@{DOMAIN}"
@@ -403,6 +404,21 @@ def test_message_key() -> None:
     m = mail("draw")
     del m["Message-ID"]
     assert message_key(m).startswith("sha256:") and message_key(m) == message_key(m.as_bytes())
+
+
+def test_a_nul_in_the_message_id_is_not_part_of_the_key(outbox_engine) -> None:  # noqa: F811
+    """Issue 20.2: on PostgreSQL a NUL in an inbound Message-ID made storing the key raise, so the
+    SMTP receiver answered 451 and the sending server retried forever. The key is storable."""
+    from sqlalchemy.orm import Session
+
+    from service.store.reply_models import InboundReplyRow
+
+    raw = f"From: a@example.org\r\nTo: play+tok@{DOMAIN}\r\nMessage-ID: <ab\x00c\x01d@x>\r\n\r\ndraw\r\n"
+    key = read_reply(raw.encode(), DOMAIN).key
+    assert key == "abcd@x"
+    InboundReplyRow.__table__.create(outbox_engine)
+    with Session(outbox_engine) as s, s.begin():
+        s.add(InboundReplyRow(key=key))
 
 
 # ------------------------------------------------------------------------------ fuzzing into plans
