@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+import threading
 from datetime import datetime, timedelta
 
 from sqlalchemy import Update, and_, exists, or_, select, update
@@ -196,8 +197,13 @@ def deliver_due(
     batch_size: int = 10,
     lease: timedelta = LEASE,
     renderer: Renderer | None = None,
+    stop: threading.Event | None = None,
 ) -> int:
     """Send up to `limit` due rows, oldest first; returns how many were sent.
+
+    `stop` (the background sender's): once set, the message being sent is finished and marked, the
+    rest of the batch is released at once for the next sender, and the sweep ends (issue 20.8: a
+    stopping process leaves no claims behind to wait out their lease).
 
     A row queued as an intent is rendered right after it is claimed (`renderer`, default: the
     active app's); its bodies are stored with the outcome (sent, or backed off). (A sender that dies
@@ -215,17 +221,23 @@ def deliver_due(
     def clock() -> datetime:
         return fixed_now or utcnow()
 
+    def stopping() -> bool:
+        return stop is not None and stop.is_set()
+
     token = secrets.token_hex(16)
     sent = tried = 0
     try:
         with make_session() as session:
-            while tried < limit:
+            while tried < limit and not stopping():
                 batch = _claim_batch(session, clock(), token, min(batch_size, limit - tried), lease)
                 if not batch:
                     break
                 tried += len(batch)
                 held: set[str] = set()  # addresses whose earlier mail did not go: later ones wait
                 for index, (row_id, addr) in enumerate(batch):
+                    if stopping():
+                        _release(session, [i for i, _ in batch[index:]], token)
+                        return sent
                     if addr in held:
                         _release(session, [row_id], token)
                         continue

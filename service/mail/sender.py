@@ -60,6 +60,8 @@ class BackgroundSender:
         self._wake.set()
 
     def stop(self, timeout: float = 10.0) -> None:
+        """Stop after the message being sent (its row marked), releasing the rest of the sweep's
+        claims, and wait for the thread (call it on SIGTERM: nothing is left claimed)."""
         self._stop.set()
         self._wake.set()
         if self._thread.is_alive() and self._thread is not threading.current_thread():
@@ -69,7 +71,7 @@ class BackgroundSender:
         delay = self.interval
         while not self._stop.is_set():
             try:
-                deliver_due(self.source, self.transport, renderer=self.renderer)
+                deliver_due(self.source, self.transport, renderer=self.renderer, stop=self._stop)
                 delay = self.interval
             except Exception as exc:  # DB down, etc.: log the class only (messages may hold data)
                 delay = min(self.error_interval_cap, max(delay * 2, self.interval))

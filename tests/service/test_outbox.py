@@ -469,6 +469,25 @@ def test_background_sender_respects_the_reloader_and_refuses_to_lose_mail(sqlite
         start_background_sender(prod, use_reloader=False)
 
 
+def test_stopping_the_sender_mid_sweep_finishes_the_mail_and_leaves_no_claim(engine):  # noqa: F811
+    """Issue 20.8: a stopped sender (SIGTERM) left its claimed rows to wait out the lease. Now the
+    mail being sent is finished and marked, the rest released: the next sender goes on at once."""
+    with Session(engine, expire_on_commit=False) as s, s.begin():
+        for i in range(30):
+            queue(s, to=f"p{i % 3}@example.org", now=utcnow())
+    t = RecordingTransport(delay=0.05)
+    sender = BackgroundSender(engine, t, interval=30).start()
+    assert _wait_for(lambda: len(t.sent) >= 3)
+    started = time.monotonic()
+    sender.stop()
+    assert not sender.running and time.monotonic() - started < 2
+    rows = all_rows(engine)
+    assert all(r.claimed_by is None and r.claimed_until is None for r in rows)
+    assert {r.message_id for r in rows if r.sent_at is not None} == set(t.sent)  # each sent mail marked
+    assert 3 <= len(t.sent) < 30
+    assert deliver_due(engine, RecordingTransport()) == 30 - len(t.sent)  # no lease to wait out
+
+
 def test_background_sender_survives_a_broken_database(tmp_path, caplog):
     from sqlalchemy import create_engine
 
