@@ -46,7 +46,10 @@ log = logging.getLogger(__name__)
 
 BACKOFF_BASE = timedelta(seconds=30)
 BACKOFF_CAP = timedelta(hours=1)
-LEASE = timedelta(minutes=2)
+# A claim is renewed right before each send, so a lease only has to outlast one send (SmtpTransport
+# waits at most 20 s per step by default); a sender that dies holds its rows, and the later mails
+# to the same recipients, for no longer than this (issue 20.8: two minutes held ~70 s of mail back).
+LEASE = timedelta(seconds=60)
 
 _TABLE = OutboxMail.__table__
 
