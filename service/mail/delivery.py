@@ -7,8 +7,8 @@
   again: delivery to the SMTP server is at least once, and a mail sent twice is the same bytes
   (service.mail.message). The window is one message wide: a row is marked sent right after the
   server's 250 for it.
-* Right before sending, the sender renews its claim (`_renew`); a sender whose lease ran out and was
-  taken over skips the row.
+* A sender renews its batch's claims before a send once half the lease has passed (`_renew`); a
+  sender whose lease ran out and was taken over skips those rows.
 * A failed send keeps the row: `attempts + 1`, `last_error`, and `send_after` pushed back
   exponentially (`backoff_delay`, capped, never given up). An unreachable server backs off the row
   being sent, releases the rest of the batch untouched and ends the sweep.
@@ -21,7 +21,8 @@ Transactions are short and write first: on SQLite a transaction that starts with
 the write lock in the busy timeout (service.store.db), while one that read first could not upgrade
 when another writer got in between. So a claim's transaction starts by releasing expired leases,
 which takes the write lock before the candidates are read; renew, mark and release are one UPDATE
-each.
+each. With a responsive server a mail costs one transaction of its own: the UPDATE that marks it
+sent.
 
 Nothing hidden is logged: logs name row ids and exception classes, never bodies, links, addresses
 or the SMTP password.
@@ -34,7 +35,7 @@ import secrets
 import threading
 from datetime import datetime, timedelta
 
-from sqlalchemy import Update, and_, exists, or_, select, update
+from sqlalchemy import Update, and_, bindparam, exists, or_, select, update
 from sqlalchemy.orm import Session, aliased
 
 from service.mail.message import Renderer, build_message, render_bodies, resolve_renderer
@@ -52,6 +53,7 @@ BACKOFF_CAP = timedelta(hours=1)
 LEASE = timedelta(seconds=60)
 
 _TABLE = OutboxMail.__table__
+_T = _TABLE.c
 
 
 def backoff_delay(attempts: int, base: timedelta = BACKOFF_BASE, cap: timedelta = BACKOFF_CAP) -> timedelta:
@@ -62,133 +64,136 @@ def backoff_delay(attempts: int, base: timedelta = BACKOFF_BASE, cap: timedelta 
 
 def _older_unsent(extra):
     """EXISTS an older unsent row to the same address (matching `extra` conditions)."""
-    t = _TABLE.c
     older = aliased(_TABLE)
     return exists().where(
-        and_(older.c.to_addr == t.to_addr, older.c.sent_at.is_(None), older.c.id < t.id, *extra(older.c))
+        and_(older.c.to_addr == _T.to_addr, older.c.sent_at.is_(None), older.c.id < _T.id, *extra(older.c))
     )
 
 
-def _due_condition(now: datetime):
+def _due_condition(now):
     """Due, unclaimed (or claim expired), and no older mail to the same address is waiting
-    (backed off) or held by a live claim."""
-    t = _TABLE.c
+    (backed off) or held by a live claim. `now`: a time or a bound parameter."""
     return and_(
-        t.sent_at.is_(None),
-        t.send_after <= now,
-        or_(t.claimed_until.is_(None), t.claimed_until < now),
+        _T.sent_at.is_(None),
+        _T.send_after <= now,
+        or_(_T.claimed_until.is_(None), _T.claimed_until < now),
         ~_older_unsent(lambda o: (or_(o.send_after > now, o.claimed_until >= now),)),
     )
 
 
-def _claimable(now: datetime, token: str):
+def _claimable(now, token):
     """What a claim re-checks: still due and unclaimed, and every older unsent mail to the same
     address is claimed by this very sender (so it goes first, in this sender's id order)."""
-    t = _TABLE.c
     return and_(
-        t.sent_at.is_(None),
-        t.send_after <= now,
-        or_(t.claimed_until.is_(None), t.claimed_until < now),
+        _T.sent_at.is_(None),
+        _T.send_after <= now,
+        or_(_T.claimed_until.is_(None), _T.claimed_until < now),
         ~_older_unsent(lambda o: (or_(o.claimed_by.is_(None), o.claimed_by != token),)),
     )
 
 
 def _update(*conditions) -> Update:
-    return update(_TABLE).where(*conditions).execution_options(synchronize_session=False)
+    return update(_TABLE).where(*conditions)
+
+
+def _with_bodies(statement: Update) -> Update:
+    """The same UPDATE, also storing the bodies rendered from an intent (they replace its context)."""
+    return statement.values(text_body=bindparam("b_text"), html_body=bindparam("b_html"), context=None)
+
+
+# Every statement of a sweep is built once, with bound parameters: SQLAlchemy then reuses its
+# compiled form from its statement cache (building them per row cost more than running them).
+_NOW, _TOKEN, _UNTIL = bindparam("b_now"), bindparam("b_token"), bindparam("b_until")
+_MINE = (_T.claimed_by == _TOKEN, _T.sent_at.is_(None))
+_RELEASE_EXPIRED = _update(
+    _T.id.in_(
+        select(_T.id).where(_T.sent_at.is_(None), _T.claimed_until < _NOW).with_for_update(skip_locked=True)
+    )
+).values(claimed_until=None, claimed_by=None)
+_CANDIDATES = (
+    select(_T.id)
+    .where(_due_condition(_NOW))
+    .order_by(_T.id)
+    .limit(bindparam("b_size"))
+    .with_for_update(skip_locked=True, of=_TABLE)
+)
+_CLAIM = _update(_T.id == bindparam("b_id"), _claimable(_NOW, _TOKEN)).values(
+    claimed_until=_UNTIL, claimed_by=_TOKEN
+)
+_CLAIMED = select(OutboxMail).where(_T.id.in_(bindparam("b_ids", expanding=True))).order_by(_T.id)
+_RENEW = (
+    _update(_T.id.in_(bindparam("b_ids", expanding=True)), *_MINE)
+    .values(claimed_until=_UNTIL)
+    .returning(_T.id)
+)
+_MARK_SENT = _update(_T.id == bindparam("b_id"), _T.sent_at.is_(None)).values(
+    sent_at=_NOW, transport=bindparam("b_transport"), claimed_until=None, claimed_by=None, last_error=None
+)
+_MARK_FAILED = _update(_T.id == bindparam("b_id"), *_MINE).values(
+    attempts=_T.attempts + 1,
+    last_error=bindparam("b_error"),
+    send_after=bindparam("b_retry"),
+    claimed_until=None,
+    claimed_by=None,
+)
+_MARK_SENT_RENDERED, _MARK_FAILED_RENDERED = _with_bodies(_MARK_SENT), _with_bodies(_MARK_FAILED)
+_RELEASE = _update(_T.id.in_(bindparam("b_ids", expanding=True)), *_MINE).values(
+    claimed_until=None, claimed_by=None
+)
 
 
 def _claim_batch(
     session: Session, now: datetime, token: str, size: int, lease: timedelta
-) -> list[tuple[int, str]]:
-    """Claim up to `size` due rows for `token` in one transaction; returns (id, to_addr) in id
-    order. Commits.
+) -> list[OutboxMail]:
+    """Claim up to `size` due rows for `token` in one transaction; returns them (loaded, detached)
+    in id order. Commits.
 
     The transaction's first statement releases leases that ran out (their sender died or hung): a
     write, so on SQLite it takes the write lock (waiting in the busy timeout) and the read and the
     claims below happen under it. On PostgreSQL the release and the candidates skip rows another
     sender has locked (`SKIP LOCKED`, dropped by SQLAlchemy on SQLite), and each claim re-checks
     its conditions in the UPDATE."""
-    t = _TABLE.c
-    expired = select(t.id).where(t.sent_at.is_(None), t.claimed_until < now).with_for_update(skip_locked=True)
-    session.execute(_update(t.id.in_(expired)).values(claimed_until=None, claimed_by=None))
-    candidates = session.execute(
-        select(t.id, t.to_addr)
-        .where(_due_condition(now))
-        .order_by(t.id)
-        .limit(size)
-        .with_for_update(skip_locked=True, of=_TABLE)
-    ).all()
-    claimed: list[tuple[int, str]] = []
-    for row_id, addr in candidates:
-        claim = _update(t.id == row_id, _claimable(now, token)).values(
-            claimed_until=now + lease, claimed_by=token
-        )
-        if session.execute(claim).rowcount == 1:
-            claimed.append((row_id, addr))
+    session.execute(_RELEASE_EXPIRED, {"b_now": now})
+    candidates = session.scalars(_CANDIDATES, {"b_now": now, "b_size": size}).all()
+    claim = {"b_now": now, "b_token": token, "b_until": now + lease}
+    ids = [
+        row_id for row_id in candidates if session.execute(_CLAIM, {**claim, "b_id": row_id}).rowcount == 1
+    ]
+    rows = list(session.scalars(_CLAIMED, {"b_ids": ids})) if ids else []
+    session.expunge_all()  # plain loaded objects: nothing reloads them while the sends run
     session.commit()
-    return claimed
+    return rows
 
 
-def _renew(session: Session, row_id: int, token: str, now: datetime, lease: timedelta) -> OutboxMail | None:
-    """Extend our claim right before sending; None when it was lost (expired and taken, or sent)."""
-    t = _TABLE.c
-    result = session.execute(
-        _update(t.id == row_id, t.claimed_by == token, t.sent_at.is_(None)).values(claimed_until=now + lease)
-    )
-    if result.rowcount != 1:
-        session.commit()
-        return None
-    row = session.get(OutboxMail, row_id, populate_existing=True)
-    if row is not None:
-        session.expunge(row)  # a plain loaded object: no lazy reloads while the send runs
+def _renew(session: Session, ids: list[int], token: str, now: datetime, lease: timedelta) -> set[int]:
+    """Extend our claims on `ids`; returns the ids still ours (the others ran out and were taken
+    over by another sender, or were sent)."""
+    kept = set(session.scalars(_RENEW, {"b_ids": ids, "b_token": token, "b_until": now + lease}))
     session.commit()
-    return row
+    return kept
 
 
 def _mark_sent(session: Session, row_id: int, transport_name: str, now: datetime, bodies: dict) -> None:
-    t = _TABLE.c
-    session.execute(
-        _update(t.id == row_id, t.sent_at.is_(None)).values(
-            sent_at=now,
-            transport=transport_name,
-            claimed_until=None,
-            claimed_by=None,
-            last_error=None,
-            **bodies,
-        )
-    )
+    statement = _MARK_SENT_RENDERED if bodies else _MARK_SENT
+    session.execute(statement, {"b_id": row_id, "b_now": now, "b_transport": transport_name, **bodies})
     session.commit()
 
 
 def _mark_failed(
     session: Session, row: OutboxMail, token: str, error: str, now: datetime, bodies: dict | None = None
 ) -> datetime:
-    t = _TABLE.c
     retry_at = now + backoff_delay((row.attempts or 0) + 1)
-    session.execute(
-        _update(t.id == row.id, t.claimed_by == token, t.sent_at.is_(None)).values(
-            attempts=t.attempts + 1,
-            last_error=error,
-            send_after=retry_at,
-            claimed_until=None,
-            claimed_by=None,
-            **(bodies or {}),
-        )
-    )
+    statement = _MARK_FAILED_RENDERED if bodies else _MARK_FAILED
+    params = {"b_id": row.id, "b_token": token, "b_error": error, "b_retry": retry_at, **(bodies or {})}
+    session.execute(statement, params)
     session.commit()
     return retry_at
 
 
 def _release(session: Session, ids: list[int], token: str) -> None:
-    if not ids:
-        return
-    t = _TABLE.c
-    session.execute(
-        _update(t.id.in_(ids), t.claimed_by == token, t.sent_at.is_(None)).values(
-            claimed_until=None, claimed_by=None
-        )
-    )
-    session.commit()
+    if ids:
+        session.execute(_RELEASE, {"b_ids": ids, "b_token": token})
+        session.commit()
 
 
 def deliver_due(
@@ -204,10 +209,6 @@ def deliver_due(
 ) -> int:
     """Send up to `limit` due rows, oldest first; returns how many were sent.
 
-    `stop` (the background sender's): once set, the message being sent is finished and marked, the
-    rest of the batch is released at once for the next sender, and the sweep ends (issue 20.8: a
-    stopping process leaves no claims behind to wait out their lease).
-
     A row queued as an intent is rendered right after it is claimed (`renderer`, default: the
     active app's); its bodies are stored with the outcome (sent, or backed off). (A sender that dies
     between the send and that UPDATE leaves the row to be rendered again from the same context: the
@@ -216,69 +217,121 @@ def deliver_due(
     `now` (naive UTC or aware) fixes the clock for tests; otherwise the real time is read per step.
     A failure of one message backs that row off and goes on; an unreachable server backs off the
     row being sent, releases the rest untouched and ends the sweep (they wait for the next one).
+
+    `stop` (the background sender's): once set, the message being sent is finished and marked, the
+    rest of the batch is released at once for the next sender, and the sweep ends (issue 20.8: a
+    stopping process leaves no claims behind to wait out their lease).
     """
-    make_session = session_factory(session_factory_or_engine)
-    renderer = resolve_renderer(renderer)
-    fixed_now = naive_utc(now) if now is not None else None
-
-    def clock() -> datetime:
-        return fixed_now or utcnow()
-
-    def stopping() -> bool:
-        return stop is not None and stop.is_set()
-
-    token = secrets.token_hex(16)
-    sent = tried = 0
+    sweep = _Sweep(
+        transport, resolve_renderer(renderer), naive_utc(now) if now is not None else None, lease, stop
+    )
     try:
-        with make_session() as session:
-            while tried < limit and not stopping():
-                batch = _claim_batch(session, clock(), token, min(batch_size, limit - tried), lease)
-                if not batch:
-                    break
-                tried += len(batch)
-                held: set[str] = set()  # addresses whose earlier mail did not go: later ones wait
-                for index, (row_id, addr) in enumerate(batch):
-                    if stopping():
-                        _release(session, [i for i, _ in batch[index:]], token)
-                        return sent
-                    if addr in held:
-                        _release(session, [row_id], token)
-                        continue
-                    row = _renew(session, row_id, token, clock(), lease)
-                    if row is None:
-                        held.add(addr)
-                        continue
-                    bodies: dict = {}
-                    try:
-                        if row.text_body is None:  # stored with the outcome below
-                            row.text_body, row.html_body = render_bodies(row.template, row.context, renderer)
-                            bodies = {"text_body": row.text_body, "html_body": row.html_body, "context": None}
-                        transport.send(build_message(row))
-                    except TransportUnavailable as exc:
-                        retry_at = _mark_failed(session, row, token, describe_error(exc), clock(), bodies)
-                        _release(session, [i for i, _ in batch[index + 1 :]], token)
-                        log.warning(
-                            "outbox: mail server unavailable (row %s, attempt %s, retry at %s)",
-                            row_id,
-                            (row.attempts or 0) + 1,
-                            retry_at.isoformat(timespec="seconds"),
-                        )
-                        return sent
-                    except Exception as exc:  # this message failed; others may still go
-                        held.add(addr)
-                        retry_at = _mark_failed(session, row, token, describe_error(exc), clock(), bodies)
-                        log.warning(
-                            "outbox: row %s not sent (%s), attempt %s, retry at %s",
-                            row_id,
-                            type(exc).__name__,
-                            (row.attempts or 0) + 1,
-                            retry_at.isoformat(timespec="seconds"),
-                        )
-                        continue
-                    _mark_sent(session, row_id, transport.name, clock(), bodies)
-                    sent += 1
+        with session_factory(session_factory_or_engine)() as session:
+            sent = sweep.run(session, limit, batch_size)
     finally:
         transport.close()
     if sent:
         log.info("outbox: %s mail(s) sent via %s", sent, transport.name)
     return sent
+
+
+class _Sweep:
+    """One `deliver_due`: its claim token, and the batches it claims and sends one after another.
+
+    A batch's claims are renewed together, before a send, once half the lease has passed since they
+    were taken or last renewed (with a responsive server never: one UPDATE per mail, the one that
+    marks it sent). A claim younger than half its lease cannot have been taken over, so a row whose
+    renewal failed is the only one that may have another sender: it is skipped, like its address."""
+
+    def __init__(
+        self,
+        transport: Transport,
+        renderer: Renderer | None,
+        fixed_now: datetime | None,
+        lease: timedelta,
+        stop: threading.Event | None,
+    ) -> None:
+        self.transport = transport
+        self.renderer = renderer
+        self.fixed_now = fixed_now
+        self.lease = lease
+        self.stop = stop
+        self.token = secrets.token_hex(16)
+        self.sent = 0
+
+    def clock(self) -> datetime:
+        return self.fixed_now or utcnow()
+
+    def stopping(self) -> bool:
+        return self.stop is not None and self.stop.is_set()
+
+    def run(self, session: Session, limit: int, batch_size: int) -> int:
+        tried = 0
+        while tried < limit and not self.stopping():
+            claimed_at = self.clock()
+            batch = _claim_batch(session, claimed_at, self.token, min(batch_size, limit - tried), self.lease)
+            if not batch:
+                break
+            tried += len(batch)
+            if not self._send_batch(session, batch, claimed_at):
+                break
+        return self.sent
+
+    def _send_batch(self, session: Session, batch: list[OutboxMail], renewed_at: datetime) -> bool:
+        """Send a claimed batch in id order; False when the sweep must end (server down, stop)."""
+        held: set[str] = set()  # addresses whose earlier mail did not go: later ones wait
+        ours = {row.id for row in batch}
+        for index, row in enumerate(batch):
+            rest = [r.id for r in batch[index:]]
+            if self.stopping():
+                _release(session, rest, self.token)
+                return False
+            if row.to_addr in held:
+                _release(session, [row.id], self.token)
+                continue
+            now = self.clock()
+            if now - renewed_at >= self.lease / 2:
+                ours = _renew(session, rest, self.token, now, self.lease)
+                renewed_at = now
+            if row.id not in ours:  # taken over after our lease ran out: the other sender sends it
+                held.add(row.to_addr)
+                continue
+            outcome = self._send(session, row)
+            if outcome == "unavailable":
+                _release(session, rest[1:], self.token)
+                return False
+            if outcome == "failed":
+                held.add(row.to_addr)
+        return True
+
+    def _send(self, session: Session, row: OutboxMail) -> str:
+        """Render (for an intent), send and mark one claimed row: "sent", "failed" (backed off) or
+        "unavailable" (backed off; no mail can go now)."""
+        bodies: dict = {}
+        try:
+            if row.text_body is None:  # stored with the outcome below
+                row.text_body, row.html_body = render_bodies(row.template, row.context, self.renderer)
+                bodies = {"b_text": row.text_body, "b_html": row.html_body}
+            self.transport.send(build_message(row))
+        except TransportUnavailable as exc:
+            retry_at = _mark_failed(session, row, self.token, describe_error(exc), self.clock(), bodies)
+            log.warning(
+                "outbox: mail server unavailable (row %s, attempt %s, retry at %s)",
+                row.id,
+                (row.attempts or 0) + 1,
+                retry_at.isoformat(timespec="seconds"),
+            )
+            return "unavailable"
+        except Exception as exc:  # this message failed; others may still go
+            retry_at = _mark_failed(session, row, self.token, describe_error(exc), self.clock(), bodies)
+            log.warning(
+                "outbox: row %s not sent (%s), attempt %s, retry at %s",
+                row.id,
+                type(exc).__name__,
+                (row.attempts or 0) + 1,
+                retry_at.isoformat(timespec="seconds"),
+            )
+            return "failed"
+        _mark_sent(session, row.id, self.transport.name, self.clock(), bodies)
+        self.sent += 1
+        return "sent"

@@ -111,6 +111,6 @@ def build_message(row: OutboxMail) -> EmailMessage:
     msg["X-Auto-Response-Suppress"] = "OOF, AutoReply"
     msg.set_content(row.text_body or "")
     if row.html_body is not None:
+        msg.make_alternative(boundary=_boundary(row.message_id, (row.text_body or "") + row.html_body))
         msg.add_alternative(row.html_body, subtype="html")
-        msg.set_boundary(_boundary(row.message_id, (row.text_body or "") + row.html_body))
     return msg

@@ -327,12 +327,38 @@ def test_a_sender_that_lost_its_claim_does_not_send(engine):  # noqa: F811
     ids = None
     with Session(engine, expire_on_commit=False) as s:
         ids = delivery._claim_batch(s, T0, "slow-sender", 10, LEASE)
-    assert ids == [(row.id, "ann@example.org")]
+    assert [(r.id, r.to_addr) for r in ids] == [(row.id, "ann@example.org")]
     t = RecordingTransport()
     later = T0 + LEASE + timedelta(seconds=1)  # the slow sender's lease expired: another takes over
     assert deliver_due(engine, t, now=later) == 1
     with Session(engine, expire_on_commit=False) as s:
-        assert delivery._renew(s, row.id, "slow-sender", later, LEASE) is None  # slow one must skip
+        assert delivery._renew(s, [row.id], "slow-sender", later, LEASE) == set()  # slow one must skip
+
+
+def test_a_slow_sender_renews_its_claims_and_no_mail_goes_twice(engine):  # noqa: F811
+    """Claims are renewed together once half the lease has passed (not per mail): with sends slower
+    than the lease, a second sender never takes over a row the first one still holds."""
+    with Session(engine, expire_on_commit=False) as s, s.begin():
+        for i in range(12):
+            queue(s, to=f"p{i}@example.org", now=utcnow() - timedelta(seconds=1))
+    t = RecordingTransport(delay=0.1)
+    lease = timedelta(seconds=0.25)  # a batch of 6 takes 0.6 s: it must be renewed on the way
+    errors: list[BaseException] = []
+
+    def sender():
+        try:
+            while len(t.sent) < 12:
+                deliver_due(engine, t, batch_size=6, lease=lease)
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=sender) for _ in range(2)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(60)
+    assert not errors
+    assert sorted(Counter(t.sent).values()) == [1] * 12
 
 
 # --------------------------------------------------------------------------------------------------
