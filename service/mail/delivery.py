@@ -81,14 +81,15 @@ def _due_condition(now):
     )
 
 
-def _claimable(now, token):
+def _claimable(now, token, batch):
     """What a claim re-checks: still due and unclaimed, and every older unsent mail to the same
-    address is claimed by this very sender (so it goes first, in this sender's id order)."""
+    address is claimed by this very sender or claimed with it in `batch` (so it goes first, in this
+    sender's id order)."""
     return and_(
         _T.sent_at.is_(None),
         _T.send_after <= now,
         or_(_T.claimed_until.is_(None), _T.claimed_until < now),
-        ~_older_unsent(lambda o: (or_(o.claimed_by.is_(None), o.claimed_by != token),)),
+        ~_older_unsent(lambda o: (or_(o.claimed_by.is_(None), o.claimed_by != token), o.id.not_in(batch))),
     )
 
 
@@ -117,15 +118,14 @@ _CANDIDATES = (
     .limit(bindparam("b_size"))
     .with_for_update(skip_locked=True, of=_TABLE)
 )
-_CLAIM = _update(_T.id == bindparam("b_id"), _claimable(_NOW, _TOKEN)).values(
-    claimed_until=_UNTIL, claimed_by=_TOKEN
-)
-_CLAIMED = select(OutboxMail).where(_T.id.in_(bindparam("b_ids", expanding=True))).order_by(_T.id)
-_RENEW = (
-    _update(_T.id.in_(bindparam("b_ids", expanding=True)), *_MINE)
-    .values(claimed_until=_UNTIL)
+_IDS = bindparam("b_ids", expanding=True)
+_CLAIM = (
+    _update(_T.id.in_(_IDS), _claimable(_NOW, _TOKEN, _IDS))
+    .values(claimed_until=_UNTIL, claimed_by=_TOKEN)
     .returning(_T.id)
 )
+_CLAIMED = select(OutboxMail).where(_T.id.in_(_IDS)).order_by(_T.id)
+_RENEW = _update(_T.id.in_(_IDS), *_MINE).values(claimed_until=_UNTIL).returning(_T.id)
 _MARK_SENT = _update(_T.id == bindparam("b_id"), _T.sent_at.is_(None)).values(
     sent_at=_NOW, transport=bindparam("b_transport"), claimed_until=None, claimed_by=None, last_error=None
 )
@@ -137,9 +137,7 @@ _MARK_FAILED = _update(_T.id == bindparam("b_id"), *_MINE).values(
     claimed_by=None,
 )
 _MARK_SENT_RENDERED, _MARK_FAILED_RENDERED = _with_bodies(_MARK_SENT), _with_bodies(_MARK_FAILED)
-_RELEASE = _update(_T.id.in_(bindparam("b_ids", expanding=True)), *_MINE).values(
-    claimed_until=None, claimed_by=None
-)
+_RELEASE = _update(_T.id.in_(_IDS), *_MINE).values(claimed_until=None, claimed_by=None)
 
 
 def _claim_batch(
@@ -150,15 +148,13 @@ def _claim_batch(
 
     The transaction's first statement releases leases that ran out (their sender died or hung): a
     write, so on SQLite it takes the write lock (waiting in the busy timeout) and the read and the
-    claims below happen under it. On PostgreSQL the release and the candidates skip rows another
-    sender has locked (`SKIP LOCKED`, dropped by SQLAlchemy on SQLite), and each claim re-checks
-    its conditions in the UPDATE."""
+    claim below happen under it. On PostgreSQL the release and the candidates skip rows another
+    sender has locked (`SKIP LOCKED`, dropped by SQLAlchemy on SQLite), and the claim, one UPDATE
+    for the batch, re-checks every row's conditions against what other senders committed."""
     session.execute(_RELEASE_EXPIRED, {"b_now": now})
     candidates = session.scalars(_CANDIDATES, {"b_now": now, "b_size": size}).all()
-    claim = {"b_now": now, "b_token": token, "b_until": now + lease}
-    ids = [
-        row_id for row_id in candidates if session.execute(_CLAIM, {**claim, "b_id": row_id}).rowcount == 1
-    ]
+    claim = {"b_ids": candidates, "b_now": now, "b_token": token, "b_until": now + lease}
+    ids = list(session.scalars(_CLAIM, claim)) if candidates else []
     rows = list(session.scalars(_CLAIMED, {"b_ids": ids})) if ids else []
     session.expunge_all()  # plain loaded objects: nothing reloads them while the sends run
     session.commit()
