@@ -23,6 +23,7 @@ from service.store.outbox_models import OutboxMail
 devmail_bp = Blueprint("devmail", __name__, url_prefix="/dev/mail")
 
 PAGE_SIZE = 200
+MAX_ID = 2**31 - 1  # the outbox's id is a 32-bit INTEGER on PostgreSQL: a larger one is no mail
 
 # The mail's own HTML: no scripts, no plugins, no same-origin access, no forms; links may open the
 # top window (user click) or a new tab. Images from anywhere, as a mail client would.
@@ -44,6 +45,8 @@ def _session() -> Session:
 
 
 def _get_sent(session: Session, mail_id: int) -> OutboxMail:
+    if not 0 < mail_id <= MAX_ID:  # checked here, not by the database (PostgreSQL would raise)
+        abort(404)
     row = session.get(OutboxMail, mail_id)
     if row is None or row.sent_at is None:
         abort(404)
@@ -53,6 +56,8 @@ def _get_sent(session: Session, mail_id: int) -> OutboxMail:
 @devmail_bp.get("/")
 def index():
     to = (request.args.get("to") or "").strip().lower()
+    if "\x00" in to:  # no address holds one, and PostgreSQL refuses it in a query
+        abort(400)
     t = OutboxMail.__table__.c
     with _session() as s:
         query = select(OutboxMail).where(t.sent_at.is_not(None))

@@ -16,7 +16,7 @@ from service.mail.outbox import queue_mail
 from service.mail.transport import DevTransport
 from service.store.outbox_models import OutboxMail
 from service.web.devmail import devmail_bp
-from tests.service.smtp_fixture import sqlite_only  # noqa: F401  (fixture)
+from tests.service.smtp_fixture import engine, sqlite_only  # noqa: F401  (fixtures)
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 CFG = MailConfig(mail_from="SKYJO <play@skyjo.example>", base_url="http://127.0.0.1:5000")
@@ -27,17 +27,17 @@ HTML = (
 )
 
 
-def make_app(engine, **config) -> Flask:
+def make_app(db, **config) -> Flask:
     app = Flask("devmail_test", template_folder=str(TEMPLATES))
     app.config.update(TESTING=True, SECRET_KEY="test", **config)
     Babel(app)
-    app.extensions["db_engine"] = engine
+    app.extensions["db_engine"] = db
     app.register_blueprint(devmail_bp)
     return app
 
 
-def add_mail(engine, to="ann@example.org", name="Ann", n=0, deliver_at=T0, html=HTML):
-    with Session(engine, expire_on_commit=False) as s, s.begin():
+def add_mail(db, to="ann@example.org", name="Ann", n=0, deliver_at=T0, html=HTML):
+    with Session(db, expire_on_commit=False) as s, s.begin():
         row = queue_mail(
             s,
             to_addr=to,
@@ -51,7 +51,7 @@ def add_mail(engine, to="ann@example.org", name="Ann", n=0, deliver_at=T0, html=
             unsubscribe_url=f"http://127.0.0.1:5000/u/TOKEN-{n}",
         )
     if deliver_at is not None:
-        assert deliver_due(engine, DevTransport(), now=deliver_at) >= 1
+        assert deliver_due(db, DevTransport(), now=deliver_at) >= 1
     return row
 
 
@@ -139,6 +139,18 @@ def test_text_only_mail_and_unknown_ids(sqlite_only):  # noqa: F811
     assert "<iframe" not in page and "Your turn." in page
     assert client.get(f"/dev/mail/{row.id}/html").status_code == 404
     assert client.get("/dev/mail/9999").status_code == 404
+
+
+def test_ids_past_the_column_and_nul_are_client_errors(engine):  # noqa: F811
+    """Issue 20.2: /dev/mail/9223372036854775808 (PostgreSQL: 2147483648) and ?to=%00 were 500s."""
+    row = add_mail(engine)
+    client = make_app(engine, DEV_MAILBOX=True).test_client()
+    for mail_id in ("9223372036854775808", "2147483648", "0"):
+        for suffix in ("", "/html", "/raw"):
+            assert client.get(f"/dev/mail/{mail_id}{suffix}").status_code == 404, (mail_id, suffix)
+        assert client.post(f"/dev/mail/{mail_id}/reply", data={"body": "take"}).status_code == 404
+    assert client.get("/dev/mail/?to=%00").status_code == 400
+    assert client.get(f"/dev/mail/{row.id}").status_code == 200
 
 
 def test_mail_html_cannot_break_out_of_the_page(sqlite_only):  # noqa: F811
