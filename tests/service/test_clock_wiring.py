@@ -19,11 +19,11 @@ from sqlmodel import select
 import engine
 from service.clock import core as clock
 from service.mail import compose as service_mails
-from service.store.outbox_models import OutboxMail
 from service.play import clock_service
 from service.store import db, tokens
 from service.store.clock_models import Deadline, SeatClock
 from service.store.models import GameRow, MoveRow, SeatRow
+from service.store.outbox_models import OutboxMail
 from tests.service.helpers import (
     confirm,
     csrf_of,
