@@ -153,7 +153,7 @@ def _forget_at_the_end(session: Session, transaction) -> None:
         session.info.pop(_PENDING, None)
 
 
-def store_bodies(session: Session, rows: list[tuple[int, str, str | None]]) -> int:
+def _store_bodies(session: Session, rows: list[tuple[int, str, str | None]]) -> int:
     """Bodies of rendered rows (id, text, html), one executemany (one round trip on PostgreSQL);
     rows another sender rendered meanwhile keep theirs. Returns how many were stored."""
     if not rows:
@@ -185,6 +185,6 @@ def render_pending(source: SessionSource, renderer: Renderer | None = None, limi
                 (row_id, *render_bodies(template, context, renderer))
                 for row_id, template, context in pending[start : start + 50]
             ]
-            done += store_bodies(session, bodies)
+            done += _store_bodies(session, bodies)
             session.commit()
     return done
