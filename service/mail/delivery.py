@@ -1,8 +1,8 @@
 """The transactional outbox, its way out: `deliver_due` claims due rows, sends them, marks them.
 
-* Claims are leases: `claimed_by` (a random token per sweep) and `claimed_until`. A claim is a
-  conditional UPDATE (rowcount 1 wins); on PostgreSQL the candidates are read with
-  `FOR UPDATE SKIP LOCKED`, so concurrent senders take different rows. Two live senders never send
+* Claims are leases: `claimed_by` (a random token per sweep) and `claimed_until`. A batch is
+  claimed by one conditional UPDATE that returns the rows it won; on PostgreSQL the candidates are
+  read with `FOR UPDATE SKIP LOCKED`, so concurrent senders take different rows. Two live senders never send
   the same row; a sender that dies leaves its claim to expire, and the next sweep takes the row
   again: delivery to the SMTP server is at least once, and a mail sent twice is the same bytes
   (service.mail.message). The window is one message wide: a row is marked sent right after the
