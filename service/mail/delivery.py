@@ -7,8 +7,9 @@
   again: delivery to the SMTP server is at least once, and a mail sent twice is the same bytes
   (service.mail.message). The window is one message wide: a row is marked sent right after the
   server's 250 for it.
-* A sender renews its batch's claims before a send once half the lease has passed (`_renew`); a
-  sender whose lease ran out and was taken over skips those rows.
+* A sender renews its batch's claims before a send once a quarter of the lease has passed
+  (`_renew`), so every send starts with at least three quarters of it left; a sender whose lease
+  ran out and was taken over skips those rows.
 * A failed send keeps the row: `attempts + 1`, `last_error`, and `send_after` pushed back
   exponentially (`backoff_delay`, capped, never given up). An unreachable server backs off the row
   being sent, releases the rest of the batch untouched and ends the sweep.
@@ -47,9 +48,10 @@ log = logging.getLogger(__name__)
 
 BACKOFF_BASE = timedelta(seconds=30)
 BACKOFF_CAP = timedelta(hours=1)
-# A claim is renewed right before each send, so a lease only has to outlast one send (SmtpTransport
-# waits at most 20 s per step by default); a sender that dies holds its rows, and the later mails
-# to the same recipients, for no longer than this (issue 20.8: two minutes held ~70 s of mail back).
+# Claims are renewed before a send once a quarter of the lease has passed, so a lease only has to
+# outlast one send with some margin (SmtpTransport waits at most 20 s per step by default); a sender
+# that dies holds its rows, and the later mails to the same recipients, for no longer than this
+# (issue 20.8: two minutes held ~70 s of mail back).
 LEASE = timedelta(seconds=60)
 
 _TABLE = OutboxMail.__table__
@@ -234,10 +236,11 @@ def deliver_due(
 class _Sweep:
     """One `deliver_due`: its claim token, and the batches it claims and sends one after another.
 
-    A batch's claims are renewed together, before a send, once half the lease has passed since they
-    were taken or last renewed (with a responsive server never: one UPDATE per mail, the one that
-    marks it sent). A claim younger than half its lease cannot have been taken over, so a row whose
-    renewal failed is the only one that may have another sender: it is skipped, like its address."""
+    A batch's claims are renewed together, before a send, once a quarter of the lease has passed
+    since they were taken or last renewed (with a responsive server never: one UPDATE per mail, the
+    one that marks it sent). A claim younger than its lease cannot have been taken over, so a row
+    whose renewal failed is the only one that may have another sender: it is skipped, like its
+    address."""
 
     def __init__(
         self,
@@ -286,7 +289,7 @@ class _Sweep:
                 _release(session, [row.id], self.token)
                 continue
             now = self.clock()
-            if now - renewed_at >= self.lease / 2:
+            if now - renewed_at >= self.lease / 4:
                 ours = _renew(session, rest, self.token, now, self.lease)
                 renewed_at = now
             if row.id not in ours:  # taken over after our lease ran out: the other sender sends it

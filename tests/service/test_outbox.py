@@ -336,7 +336,7 @@ def test_a_sender_that_lost_its_claim_does_not_send(engine):  # noqa: F811
 
 
 def test_a_slow_sender_renews_its_claims_and_no_mail_goes_twice(engine):  # noqa: F811
-    """Claims are renewed together once half the lease has passed (not per mail): with sends slower
+    """Claims are renewed together once a quarter of the lease has passed (not per mail): with sends slower
     than the lease, a second sender never takes over a row the first one still holds."""
     with Session(engine, expire_on_commit=False) as s, s.begin():
         for i in range(12):
