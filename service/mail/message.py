@@ -15,6 +15,8 @@
 
 from __future__ import annotations
 
+import email.policy
+import functools
 import hashlib
 import re
 import secrets
@@ -91,24 +93,32 @@ def _boundary(message_id: str, bodies: str) -> str:
     return boundary
 
 
+@functools.lru_cache(maxsize=4096)
+def _header(name: str, value: str):
+    """`name: value` parsed by the default policy's header factory, once per distinct value: a
+    game's From, To, Subject, References and List-Unsubscribe come back in every mail it sends, and
+    parsing headers is most of the cost of building a message. Header objects are immutable;
+    EmailMessage stores a given one as it is."""
+    return email.policy.default.header_factory(name, value)
+
+
 def build_message(row: OutboxMail) -> EmailMessage:
     """The RFC 5322 message for a row (stdlib only): the same bytes every time it is built (the
     Date is the row's creation time, the MIME boundary comes from the Message-ID)."""
     msg = EmailMessage()
-    msg["From"] = parse_from(row.from_addr)
-    msg["To"] = Address(
-        display_name=clean_header_text(row.to_name or "", 100), addr_spec=clean_address(row.to_addr)
-    )
-    msg["Subject"] = clean_header_text(row.subject, 250)
+    msg["From"] = _header("From", str(parse_from(row.from_addr)))
+    to = Address(display_name=clean_header_text(row.to_name or "", 100), addr_spec=clean_address(row.to_addr))
+    msg["To"] = _header("To", str(to))
+    msg["Subject"] = _header("Subject", clean_header_text(row.subject, 250))
     created = row.created_at or utcnow()
     msg["Date"] = format_datetime(created.replace(tzinfo=UTC))
     msg["Message-ID"] = row.message_id
     for name, value in (row.headers or {}).items():
         name = re.sub(r"[^A-Za-z0-9-]", "", str(name))
         if name and name.lower() not in _OWN_HEADERS:
-            msg[name] = clean_header_text(value, 2000)
-    msg["Auto-Submitted"] = "auto-generated"
-    msg["X-Auto-Response-Suppress"] = "OOF, AutoReply"
+            msg[name] = _header(name, clean_header_text(value, 2000))
+    msg["Auto-Submitted"] = _header("Auto-Submitted", "auto-generated")
+    msg["X-Auto-Response-Suppress"] = _header("X-Auto-Response-Suppress", "OOF, AutoReply")
     msg.set_content(row.text_body or "")
     if row.html_body is not None:
         msg.make_alternative(boundary=_boundary(row.message_id, (row.text_body or "") + row.html_body))
