@@ -60,7 +60,7 @@ def create_app(config: dict | None = None) -> Flask:
         app.config["SECRET_KEY"] = _dev_secret(app.instance_path)
 
     from service.store import db
-    from service.web import errors, ratelimit
+    from service.web import errors, headers, ratelimit
     from service.web import routes as web
 
     db.init_app(app)
@@ -76,6 +76,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.jinja_env.globals["r"] = render
     app.extensions["outbox_renderer"] = mail_render.renderer_for(app)  # mails are rendered when sent
     errors.init_app(app)
+    headers.init_app(app)
     if app.config["DEV"]:
         from service.web.devmail import devmail_bp
 
