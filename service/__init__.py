@@ -15,11 +15,13 @@ csrf = CSRFProtect()
 babel = Babel()
 
 
-def _env_config(instance_path: str) -> dict:
+def env_config(instance_path: str) -> dict:
+    """The settings from environment variables. Development (the dev mailbox, a generated key) only
+    when asked for: SKYJO_ENV=development, which `serve` sets on its embedded defaults; an app made
+    by a WSGI server is in production unless told otherwise."""
     mail_url = os.environ.get("MAIL_URL") or None
-    env = os.environ.get("SKYJO_ENV") or ("production" if mail_url else "development")
     return {
-        "ENV_NAME": env,
+        "ENV_NAME": os.environ.get("SKYJO_ENV") or "production",
         "DATABASE_URL": os.environ.get("DATABASE_URL")
         or f"sqlite:///{Path(instance_path) / 'skyjo.sqlite3'}",
         "BASE_URL": os.environ.get("BASE_URL", "http://127.0.0.1:5000"),
@@ -32,11 +34,35 @@ def _env_config(instance_path: str) -> dict:
 
 
 def _dev_secret(instance_path: str) -> str:
-    """Development only: a random key kept in the instance folder so links survive restarts."""
+    """Development only: a random key kept in the instance folder (readable by its owner only) so
+    links survive restarts."""
     path = Path(instance_path) / "dev-secret-key"
     if not path.exists():
-        path.write_text(secrets.token_hex(32))
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(secrets.token_hex(32))
+    path.chmod(0o600)  # also a key file made 0644 by an earlier version
     return path.read_text().strip()
+
+
+MIN_SECRET_BYTES = 32
+MAKE_A_KEY = 'python3 -c "import secrets; print(secrets.token_hex(32))"'
+
+
+def _check_production(config: dict) -> None:
+    """Outside development the service refuses to start without what production needs (issue 20,
+    points 4 and 7): a real SMTP server (else mails would pile up unsent, or be shown to anyone by
+    the dev mailbox) and a long secret key (it signs every link)."""
+    key = config.get("SECRET_KEY")
+    if not key:
+        raise RuntimeError(f"SECRET_KEY must be set outside development (it also signs every link); "
+                           f"make one with: {MAKE_A_KEY}")
+    if len(key.encode() if isinstance(key, str) else key) < MIN_SECRET_BYTES:
+        raise RuntimeError(f"SECRET_KEY is too short: use at least {MIN_SECRET_BYTES} random bytes, "
+                           f"e.g. {MAKE_A_KEY}")
+    if not config.get("MAIL_URL") and not config.get("TESTING"):
+        raise RuntimeError("MAIL_URL must be set outside development (smtp://user:pass@host:587); "
+                           "for a local trial run `skyjo-pbem serve`, or set SKYJO_ENV=development")
 
 
 def create_app(config: dict | None = None) -> Flask:
@@ -49,14 +75,14 @@ def create_app(config: dict | None = None) -> Flask:
         SESSION_COOKIE_SAMESITE="Lax",
         LINKS_RATE_LIMIT="5 per minute;30 per day",
     )
-    app.config.update(_env_config(app.instance_path))
+    app.config.update(env_config(app.instance_path))
     if config:
         app.config.update(config)
     app.config["DEV"] = app.config.get("ENV_NAME") == "development"
     app.config.setdefault("DEV_MAILBOX", app.config["DEV"])
-    if not app.config.get("SECRET_KEY"):
-        if not app.config["DEV"]:
-            raise RuntimeError("SECRET_KEY must be set outside development (it also signs every link)")
+    if not app.config["DEV"]:
+        _check_production(app.config)
+    elif not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _dev_secret(app.instance_path)
 
     from service.store import db

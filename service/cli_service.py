@@ -49,6 +49,8 @@ _TOKEN_PATH = re.compile(r"(/s/|/watch/[0-9a-f]+/)[A-Za-z0-9_-]{8,}")
 
 def cmd_serve(args: argparse.Namespace) -> int:
     os.environ.setdefault("BASE_URL", f"http://{args.host}:{args.port}")
+    if not os.environ.get("MAIL_URL"):
+        os.environ.setdefault("SKYJO_ENV", "development")  # embedded defaults: the dev mailbox
     app = _app()
     upgrade_database(app.config["DATABASE_URL"])
     from service.mail.outbox import start_background_sender
@@ -69,8 +71,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_db_upgrade(args: argparse.Namespace) -> int:
-    app = _app()
-    upgrade_database(app.config["DATABASE_URL"])
+    from service import env_config
+
+    upgrade_database(env_config(str(ROOT / "instance"))["DATABASE_URL"])  # needs no app, no keys
     print("database is at the newest schema", file=sys.stderr)
     return 0
 
