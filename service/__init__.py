@@ -88,7 +88,9 @@ def create_app(config: dict | None = None) -> Flask:
     from service.store import db
     from service.web import errors, headers, ratelimit
     from service.web import routes as web
+    from service.web.logs import RedactTokens
 
+    app.logger.addFilter(RedactTokens())  # the error log names the request path
     db.init_app(app)
     csrf.init_app(app)
     ratelimit.init_app(app)

@@ -6,10 +6,10 @@ import argparse
 import json
 import logging
 import os
-import re
 import sys
 
 from service import ROOT
+from service.web.logs import RedactTokens
 
 
 def alembic_config(url: str):
@@ -33,20 +33,6 @@ def _app():
     return create_app()
 
 
-class _RedactTokens(logging.Filter):
-    """Request log lines must not carry seat or spectator tokens (they are passwords)."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if record.args:
-            record.args = tuple(_TOKEN_PATH.sub(r"\1…", a) if isinstance(a, str) else a for a in record.args)
-        if isinstance(record.msg, str):
-            record.msg = _TOKEN_PATH.sub(r"\1…", record.msg)
-        return True
-
-
-_TOKEN_PATH = re.compile(r"(/s/|/watch/[0-9a-f]+/)[A-Za-z0-9_-]{8,}")
-
-
 def cmd_serve(args: argparse.Namespace) -> int:
     os.environ.setdefault("BASE_URL", f"http://{args.host}:{args.port}")
     if not os.environ.get("MAIL_URL"):
@@ -65,7 +51,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if app.config.get("DEV_MAILBOX") and not app.config.get("MAIL_URL"):
         print(f"skyjo-pbem: development mailbox at {where}/dev/mail — every mail appears there",
               file=sys.stderr)
-    logging.getLogger("werkzeug").addFilter(_RedactTokens())
+    logging.getLogger("werkzeug").addFilter(RedactTokens())
     app.run(host=args.host, port=args.port, debug=args.debug, use_reloader=args.debug, threaded=True)
     return 0
 
