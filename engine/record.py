@@ -9,20 +9,23 @@
 Seats in moves are 0-based. A round without an explicit deal is shuffled from its seed (or, if it
 has none, from one derived from the record's seed); a reshuffle of the draw pile (C11) inside any
 round, explicit deals included, is derived from the round's seed and hence from the record's seed.
+
+This module sits below `engine.game`: it reads a game's fields, and `replay` is handed the function
+that creates a game (`engine.api.new_game`), so it never imports the game classes.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .errors import EngineError, RecordError
-from .game import Game
 
 FORMAT = "skyjo-pbem-record"
 SCHEMA = 1
 
 
-def record_of(game: Game) -> dict[str, Any]:
+def record_of(game: Any) -> dict[str, Any]:
     rounds = [dict(spec) for spec in game.round_specs[: game.round]]
     return {
         "format": FORMAT,
@@ -49,7 +52,7 @@ def parse_record_move(text: Any, number: int, n: int) -> tuple[int, str]:
     return seat, move_text.strip()
 
 
-def replay(record: Any, new_game: Any) -> Game:
+def replay(record: Any, new_game: Callable[..., Any]) -> Any:
     """Rebuild a game from its record. Raises RecordError naming the move number and the reason."""
     if not isinstance(record, dict):
         raise RecordError("a game record must be a JSON object")
