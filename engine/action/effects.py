@@ -14,21 +14,10 @@ from typing import Any
 
 from ..errors import IllegalMove
 from ..moves import CELL_NAMES, COLUMN_NAMES, Move
-from ..phases import (
-    DOWN,
-    GONE,
-    UP,
-)
+from ..phases import DOWN, GONE, UP
 from . import moves as am
 from .moves import ActionMove
-from .phases import (
-    MAIN,
-    RESOLVE,
-    STAGE_THREE,
-    line_cells,
-    line_label,
-    title,
-)
+from .phases import MAIN, RESOLVE, STAGE_THREE, line_cells, line_label, title
 from .rules import (
     ATTACKS,
     DEFENSE,

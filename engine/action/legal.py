@@ -18,24 +18,10 @@ from typing import Any
 
 from ..errors import IllegalMove
 from ..moves import CELL_NAMES, DRAW, FLIP, MOVE_BY_CODE, REVEAL, SWAP, TAKE, Move
-from ..phases import (
-    DOWN,
-    GONE,
-    OPENING,
-    OPENING_REVEALS,
-    OVER,
-    PLAY,
-    STAGE_DRAWN,
-    STAGE_TURN,
-    Pending,
-)
+from ..phases import DOWN, GONE, OPENING, OPENING_REVEALS, OVER, PLAY, STAGE_DRAWN, STAGE_TURN, Pending
 from . import moves as am
 from .moves import ActionMove, parse_action_move
-from .phases import (
-    ACTION_STAGE_KINDS,
-    STAGE_THREE,
-    line_cells,
-)
+from .phases import ACTION_STAGE_KINDS, STAGE_THREE, line_cells
 from .rules import (
     ACTION_KINDS,
     DEFENSE,

@@ -14,21 +14,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..moves import COLUMN_NAMES
-from ..phases import (
-    GONE,
-    UP,
-)
-from .phases import (
-    MAIN,
-    line_cells,
-    line_label,
-)
-from .rules import (
-    HELD_CARD_PENALTY,
-    STAR,
-    STAR_COLUMN_BONUS,
-    STAR_ROW_BONUS,
-)
+from ..phases import GONE, UP
+from .phases import MAIN, line_cells, line_label
+from .rules import HELD_CARD_PENALTY, STAR, STAR_COLUMN_BONUS, STAR_ROW_BONUS
 
 
 class ActionScoringMixin:

@@ -16,21 +16,9 @@ from typing import Any
 
 from .. import cards
 from ..errors import OptionError, RecordError
-from ..phases import (
-    STAGE_TURN,
-    UP,
-)
-from .phases import (
-    MAIN,
-)
-from .rules import (
-    ACTION_KINDS,
-    ROW_SIZE,
-    STAR,
-    action_counts,
-    action_deck_list,
-    points,
-)
+from ..phases import STAGE_TURN, UP
+from .phases import MAIN
+from .rules import ACTION_KINDS, ROW_SIZE, STAR, action_counts, action_deck_list, points
 
 
 class ActionSetupMixin:

@@ -15,23 +15,10 @@ from typing import Any
 
 from ..errors import StateError
 from ..options import validate_options
-from ..phases import (
-    PLAY,
-)
+from ..phases import PLAY
 from ..state import clone
-from .phases import (
-    MAIN,
-    QUEUE_KINDS,
-    RESOLVE,
-    SETS,
-    STAGE_THREE,
-)
-from .rules import (
-    ACTION_KINDS,
-    ROW_SIZE,
-    action_counts,
-    game_counts,
-)
+from .phases import MAIN, QUEUE_KINDS, RESOLVE, SETS, STAGE_THREE
+from .rules import ACTION_KINDS, ROW_SIZE, action_counts, game_counts
 
 EXTRA_FIELDS = ("adeck", "arow", "adiscard", "hands", "fresh", "in_play", "extra_turns", "queue", "step",
                 "three", "known", "banked", "kept", "removed_sets", "action_reshuffles")

@@ -32,17 +32,8 @@ from ..phases import (
 )
 from . import moves as am
 from .moves import ActionMove
-from .phases import (
-    ATTACK_ENTRIES,
-    MAIN,
-    RESOLVE,
-    SETS,
-    STAGE_THREE,
-    title,
-)
-from .rules import (
-    STAR,
-)
+from .phases import ATTACK_ENTRIES, MAIN, RESOLVE, SETS, STAGE_THREE, title
+from .rules import STAR
 
 
 class ActionTurnMixin:
