@@ -117,11 +117,11 @@ class RoundsMixin:
         return sum(v[c] for c in range(12) if f[c] == UP)
 
     def _choose_starter(self, events: list[dict[str, Any]]) -> None:
-        """C5/C6: who starts the round once every opening reveal is made."""
+        """C5/C6: who starts the round once every opening reveal is made. In a C12 extra round only
+        the tied seats play: `previous_closer` then applies if the closer is among them (else C5),
+        `previous_winner` picks the lowest previous-round score among them (ties by C5)."""
         rule = self.options["round_starter"] if self.round > 1 else "highest_reveal"
         active = self.active
-        if self.tiebreak_group is not None and self.rounds and self.rounds[-1]["closer"] not in active:
-            rule = "highest_reveal"
         if rule == "previous_closer":
             prev = self.rounds[-1]["closer"] if self.rounds else None
             if prev is not None and prev in active:

@@ -368,6 +368,33 @@ def test_c6_round_starter_option(starter: str, expected: int) -> None:
     assert g.pending() == [(expected, "turn")]
 
 
+@pytest.mark.parametrize("starter,expected,reason", [("previous_winner", 1, "previous_winner"),
+                                                    ("previous_closer", 0, "highest_reveal"),
+                                                    ("highest_reveal", 0, "highest_reveal")])
+def test_c6_round_starter_in_a_c12_extra_round(starter: str, expected: int, reason: str) -> None:
+    """C6 holds in a C12 extra round too (issue 16): `previous_winner` is the tied seat that scored
+    lowest in the round before, even when the previous closer (seat 2) is not in the extra round;
+    `previous_closer` falls back to C5 because the closer does not play it."""
+    s0 = grid("1 1 1 1 / 2 2 2 2 / 3 3 0 0")  # 18
+    s1 = grid("4 4 4 4 / 0 0 0 0 / 0 0 0 0")  # 16
+    s2 = grid("-2 -2 -2 -2 / -1 -1 -1 -1 / 0 0 0 0")  # -12, the closer
+    r2 = [grid("12 12 2 2 / 2 2 3 3 / 3 3 4 4"), grid("1 1 5 5 / 5 5 6 6 / 6 6 7 7"), None]
+    deals = [{"deal": make_deal([s0, s1, s2], 5, [12, 12, 12])}, {"deal": make_deal(r2, 5)}]
+    g = engine.new_game(NAMES[:3], options={"round_starter": starter, "column_removal": False,
+                                            "doubling": False, "target_score": 30}, seed="x", deals=deals)
+    g = position(g, up={0: _all_up_but("C3"), 1: _all_up_but("C3"), 2: _all_up_but("D3")}, turn=2)
+    data = g.to_json()
+    data["totals"] = [20, 22, 100]  # the round's 18 and 16 make a tie at 38 for the lowest total
+    g = engine.Game.from_json(data)
+    _finish_round_with_closer(g, 2)
+    play(g, "0: draw", "0: flip C3", "1: draw", "1: flip C3")
+    assert g.rounds[0]["scores"] == [18, 16, -12] and g.totals == [38, 38, 88]
+    assert g.active == [0, 1] and g.tiebreak_group == [0, 1]
+    events = open_all(g, {0: "A1 B1", 1: "A1 B1"})  # seat 0 reveals the higher sum (24 to 2)
+    assert g.pending() == [(expected, "turn")]
+    assert events[-1] == {"type": "start", "seat": expected, "reason": reason}
+
+
 def test_c13_views_hide_face_down_values_and_the_draw_pile() -> None:
     g = engine.new_game(NAMES[:3], seed=5)
     open_all(g, {0: "A1 B1", 1: "A1 B1", 2: "C3 D3"})
