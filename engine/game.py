@@ -47,7 +47,7 @@ from .moves import (
     Move,
     parse_move,
 )
-from .options import validate_options, validate_players
+from .options import check_distinct_names, validate_options, validate_players
 from .phases import (  # re-exported: engine.game is where callers find the state's words
     DOWN,
     GONE,
@@ -90,6 +90,7 @@ class Game(RoundsMixin, ScoringMixin):
     def __init__(self, players: list[str], options: dict[str, Any] | None = None,
                  seed: str | int | None = None, deals: list[dict[str, Any]] | None = None) -> None:
         self.names = validate_players(players)
+        check_distinct_names(self.names)
         self.n = len(self.names)
         self.options = validate_options(self.variant, options)
         self.seed = cards.new_seed() if seed is None else str(seed)
@@ -203,12 +204,19 @@ class Game(RoundsMixin, ScoringMixin):
         phase = self.phase
         if phase == PLAY:
             if seat != self.turn:
-                raise IllegalMove(f"it is {self.names[self.turn]}'s turn, not yours")
+                raise self._not_your_turn(seat)
             self._play_turn(seat, kind, cell, events)
         elif phase == OPENING or phase == TIE_REVEAL:
             self._play_reveal(seat, kind, cell, events)
         else:
             raise IllegalMove("the game is over")
+
+    def _not_your_turn(self, seat: int) -> IllegalMove:
+        """The refusal of a move out of turn; the closer is told why it has no turn left (C9)."""
+        who = self.names[self.turn]
+        if seat == self.closer:
+            return IllegalMove(f"you closed the round: everyone else plays once more, you do not; it is {who}'s turn")
+        return IllegalMove(f"it is {who}'s turn, not yours")
 
     def _play_reveal(self, seat: int, kind: int, cell: int, events: list[dict[str, Any]]) -> None:
         if self.phase == OPENING:

@@ -90,25 +90,28 @@ class RoundsMixin:
             first = deal["discard"]
             draw_top_first = list(deal["draw"])
         except (KeyError, TypeError):
-            raise RecordError("an explicit deal needs grids, discard and draw") from None
+            raise RecordError(f"round {self.round}: an explicit deal needs grids, discard and draw") from None
         if not isinstance(raw_grids, list) or len(raw_grids) != self.n:
-            raise RecordError(f"an explicit deal needs one grid per seat ({self.n}), null for seats not playing")
+            raise RecordError(f"round {self.round}: an explicit deal needs one grid per seat ({self.n}), "
+                              "null for seats not playing")
         grids: dict[int, list[int]] = {}
         for s in active:
             g = raw_grids[s]
             if not isinstance(g, list) or len(g) != 12:
-                raise RecordError(f"seat {s}'s grid in the deal must have 12 cards")
+                raise RecordError(f"round {self.round}: seat {s}'s grid in the deal must have 12 cards")
             grids[s] = [self._card_from_json(c) for c in g]
         discard = [self._card_from_json(first)]
         draw = [self._card_from_json(c) for c in draw_top_first][::-1]
         dealt = [c for g in grids.values() for c in g] + discard + draw
-        if cards.counts_of(dealt) != cards.counts_of(cards.deck_from_counts(self.deck_counts)):
-            raise RecordError(f"the deal does not use exactly the {self.variant} deck")
+        deck = cards.deck_from_counts(self.deck_counts)
+        if cards.counts_of(dealt) != cards.counts_of(deck):
+            raise RecordError(f"round {self.round}: the deal does not use exactly the {self.variant} deck "
+                              f"({cards.deck_difference(dealt, deck)})")
         return grids, discard, draw
 
     def _card_from_json(self, c: Any) -> int:
         if isinstance(c, bool) or not isinstance(c, int):
-            raise RecordError(f"{c!r} is not a card")
+            raise RecordError(f"round {self.round}: {c!r} in the deal is not a card")
         return c
 
     def _visible_sum(self, seat: int) -> int:

@@ -44,13 +44,17 @@ class ActionSetupMixin:
                 first = deal["action_discard"]
                 rest_top_first = list(deal["action_deck"])
             except (KeyError, TypeError):
-                raise RecordError("an explicit SKYJO Action deal also needs action_row, action_discard and "
-                                  "action_deck") from None
+                raise RecordError(f"round {self.round}: an explicit SKYJO Action deal also needs action_row, "
+                                  "action_discard and action_deck") from None
             if len(row) != ROW_SIZE:
-                raise RecordError(f"the action row has {ROW_SIZE} cards")
+                raise RecordError(f"round {self.round}: the action row has {ROW_SIZE} cards")
             dealt = row + [first] + rest_top_first
-            if any(c not in ACTION_KINDS for c in dealt) or Counter(dealt) != Counter(counts):
-                raise RecordError("the deal does not use exactly the action deck")
+            unknown = [c for c in dealt if c not in ACTION_KINDS]
+            if unknown:
+                raise RecordError(f"round {self.round}: {unknown[0]!r} in the deal is not an action card")
+            if Counter(dealt) != Counter(counts):
+                raise RecordError(f"round {self.round}: the deal does not use exactly the action deck "
+                                  f"({cards.deck_difference(dealt, action_deck_list(counts))})")
             deck = rest_top_first[::-1]
         else:
             full = action_deck_list(counts)
@@ -76,7 +80,7 @@ class ActionSetupMixin:
         if c == STAR:
             return STAR
         if isinstance(c, bool) or not isinstance(c, int) or not -2 <= c <= 12:
-            raise RecordError(f"{c!r} is not a card (-2 to 12 or star)")
+            raise RecordError(f"round {self.round}: {c!r} in the deal is not a card (-2 to 12 or star)")
         return c
 
     def _visible_sum(self, seat: int) -> int:

@@ -99,7 +99,7 @@ class ActionTurnMixin:
                 waiting = "; ".join(self._owed_text(e) for e in self._visible_queue())
                 raise IllegalMove(f"waiting for {waiting}")
             if seat != self.turn:
-                raise IllegalMove(f"it is {self.names[self.turn]}'s turn, not yours")
+                raise self._not_your_turn(seat)
             self._turn_move(seat, move, events)
         self._continue(events)
 

@@ -38,6 +38,22 @@ def test_c2_two_to_eight_players_accepted(n: int) -> None:
     assert len(g.pending()) == n
 
 
+@pytest.mark.parametrize("players", [["Ann", "Bo", "Ann"], ["Ann", " ann "], ["ÅSA", "åsa", "Bo"]])
+def test_c2_duplicate_player_names_are_refused(players: list[str]) -> None:
+    """Players must be told apart (issue 16): equal names, ignoring case and spaces around them."""
+    with pytest.raises(engine.OptionError, match="different name"):
+        engine.new_game(players)
+    with pytest.raises(engine.OptionError, match="different name"):
+        engine.new_game(players, "action")
+
+
+def test_c2_a_saved_game_with_equal_names_still_loads() -> None:
+    """Games created before the check (issue 16) stay playable: loading does not refuse them."""
+    data = engine.new_game(["Ann", "Bo"], seed=3).to_json()
+    data["names"] = ["Ann", "ann"]
+    assert engine.Game.from_json(data).names == ["Ann", "ann"]
+
+
 def test_c3_deal_twelve_face_down_and_one_discard() -> None:
     g = engine.new_game(NAMES[:4], seed=7)
     for s in range(4):
@@ -205,6 +221,17 @@ def test_c9_closer_gets_no_final_turn_every_other_seat_exactly_one() -> None:
     assert ev[-1]["type"] == "round_start"  # the closer got no turn: round 2 is dealt
     assert g.rounds[0]["closer"] == 0
     assert g.round == 2
+
+
+def test_c9_the_closer_is_told_why_it_has_no_final_turn() -> None:
+    g = new([LOW, G_A, G_B], discard=0, draw_top=[12, 11, 10, 9], options={"target_score": 1000})
+    g = position(g, up={0: _all_up_but("D3"), 1: "A1 B1", 2: "A1 B1"}, turn=0)
+    play(g, "0: draw", "0: flip D3")
+    with pytest.raises(engine.IllegalMove, match="you closed the round: everyone else plays once more, "
+                                                 "you do not; it is Bo's turn"):
+        g.play(0, "draw")
+    with pytest.raises(engine.IllegalMove, match="it is Bo's turn, not yours"):
+        g.play(2, "draw")
 
 
 def _close_with_scores(closer_grid: list[int], other_grid: list[int], options: dict) -> dict:
