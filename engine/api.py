@@ -17,7 +17,7 @@ def new_game(players: list[str], variant: str = "classic", options: dict[str, An
              seed: str | int | None = None, deals: list[dict[str, Any]] | None = None) -> Game:
     """A new game in the opening reveal of round 1. `seed=None` draws a secret seed (CSPRNG);
     `deals` are per-round specs from a record ({"seed": ...} or {"deal": {...}})."""
-    cls = _state.GAME_CLASSES.get(variant)
+    cls = _state.GAME_CLASSES.get(variant) if isinstance(variant, str) else None
     if cls is None:
         raise OptionError(f"unknown variant {variant!r}; choose one of: {', '.join(sorted(_state.GAME_CLASSES))}")
     return cls(players, options, seed=seed, deals=deals)

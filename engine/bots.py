@@ -8,6 +8,8 @@ uses it to play for absent players.
 from __future__ import annotations
 
 import random as _random
+from collections.abc import Callable
+from typing import Any
 
 from .game import DOWN, PLAY, STAGE_DRAWN, STAGE_TURN, UP, Game
 from .moves import DRAW, FLIP, MOVE_BY_CODE, REVEAL, SWAP, TAKE, Move
@@ -107,12 +109,16 @@ def greedy_code(game: Game, seat: int, rng: _random.Random) -> int:
 
 
 BOTS = {"random": random_code, "greedy": greedy_code}
+# Bots of a variant whose moves are not classic codes: variant name -> function(game, seat, bot, rng)
+# returning a legal move (engine.action registers SKYJO Action's).
+VARIANT_BOTS: dict[str, Callable[[Any, int, str, _random.Random], Any]] = {}
 
 
 def bot_move(game: Game, seat: int, bot: str = "greedy", rng: _random.Random | None = None) -> Move:
     """A legal move for the decision `seat` owes now. Raises ValueError when it owes none."""
-    if hasattr(game, "bot_move"):
-        return game.bot_move(seat, bot, rng or _random.Random())
+    variant_bot = VARIANT_BOTS.get(game.variant)
+    if variant_bot is not None:
+        return variant_bot(game, seat, bot, rng or _random.Random())
     try:
         fn = BOTS[bot]
     except KeyError:

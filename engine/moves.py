@@ -37,7 +37,7 @@ def parse_cell(text: str) -> int:
         return CELL_INDEX[t]
     except KeyError:
         raise MoveParseError(
-            f"{text.strip()!r} is not a cell: use a column A-D and a row 1-3, like B2"
+            f"{text.strip().upper()!r} is not a cell: use a column A-D and a row 1-3, like B2"
         ) from None
 
 

@@ -15,6 +15,9 @@ from .moves import CELL_NAMES
 SCHEMA = 1
 # Sentences for event types a variant adds: type -> function(event, names) -> str.
 EVENT_TEXT: dict[str, Callable[[dict[str, Any], list[str]], str]] = {}
+# What a variant adds to the view: variant name -> function(game, data, seat) that extends `data`
+# in place (engine.action registers SKYJO Action's).
+VIEW_EXTENSIONS: dict[str, Callable[[Any, dict[str, Any], int | None], None]] = {}
 _FACE = ("down", "up", "removed")
 
 
@@ -131,8 +134,9 @@ def view(game: Game, seat: int | None, *, log: bool = True) -> dict[str, Any]:
     }
     if log:
         data["log"] = [with_text(e, game.names) for e in game.log]
-    if hasattr(game, "extend_view"):
-        game.extend_view(data, seat)
+    extend = VIEW_EXTENSIONS.get(game.variant)
+    if extend is not None:
+        extend(game, data, seat)
     return data
 
 

@@ -5,6 +5,9 @@ otherwise the hundreds of Swap-with-player targets would crowd everything else o
 `greedy` sees only what its seat's view shows (face-up cards, its own insight knowledge, the held
 action cards of everyone) and uses action cards sensibly: it plays the helpful ones, blocks attacks,
 and discards held cards before the round's end would cost it +10 each (A8).
+
+This module sits above the game: `engine.action` registers `bot_move` in `engine.bots`'s
+`VARIANT_BOTS`, and `engine.bots.bot_move` calls it for SKYJO Action games.
 """
 
 from __future__ import annotations
@@ -12,10 +15,11 @@ from __future__ import annotations
 import random as _random
 from typing import Any
 
-from ..game import DOWN, GONE, STAGE_DRAWN, UP
 from ..moves import Move
+from ..phases import DOWN, GONE, STAGE_DRAWN, UP
 from . import moves as am
 from .moves import ActionMove
+from .phases import line_cells
 from .rules import (
     DEFENSE,
     DOUBLE_MOVE,
@@ -137,8 +141,6 @@ def _useful_play(game: Any, seat: int, card: str, moves: list[AnyMove], soon: bo
         known = {(t, c) for t, c, _ in game.known[seat]}
 
         def news(m: ActionMove) -> int:
-            from .game import line_cells
-
             return sum(1 for c in line_cells(m.line, m.index) if f[c] == DOWN and (seat, c) not in known)  # type: ignore[arg-type]
 
         m = max(own, key=news)

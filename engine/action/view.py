@@ -4,20 +4,22 @@ Public: the action row, the action discard pile (all of it: Reactivation picks f
 deck's size, every seat's held action cards, star bonuses, kept star sets, the decisions owed now.
 Private, in `action.private` of the viewer's own view only: the card they drew, the cards of their
 Draw three, their insight results (also as `known` on the face-down grid cells concerned).
+
+This module sits above the game: `engine.action` registers `extend_view` in `engine.view`'s
+`VIEW_EXTENSIONS`, and `engine.view.view` calls it for SKYJO Action games.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..game import OPENING, PLAY, STAGE_DRAWN
 from ..moves import CELL_NAMES
+from ..phases import OPENING, PLAY, STAGE_DRAWN
+from .phases import STAGE_THREE, line_label
 from .rules import STAR_COLUMN_BONUS, STAR_ROW_BONUS
 
 
 def _decision(game: Any, e: dict[str, Any]) -> dict[str, Any]:
-    from .game import line_label
-
     d: dict[str, Any] = {"seat": e["seat"], "kind": e["kind"]}
     if e["kind"] == "star_set":
         line, i = e["set"]
@@ -65,8 +67,6 @@ def move_help(moves: list[Any]) -> list[dict[str, Any]]:
 
 
 def extend_view(game: Any, data: dict[str, Any], seat: int | None) -> None:
-    from .game import STAGE_THREE, line_label
-
     playing = game.phase == PLAY
     queue = game._visible_queue() if game.phase in (PLAY, OPENING) else []
     for p in data["players"]:

@@ -30,6 +30,15 @@ def test_parse_errors_are_readable(text: str, message: str) -> None:
         engine.parse_move(text)
 
 
+@pytest.mark.parametrize("variant", ["classic", "action"])
+def test_bad_cells_are_echoed_as_cells_are_written(variant: str) -> None:
+    """Cells are named A1-D3 (RULES.md board); an error quotes a bad one in capitals (issue 16)."""
+    g = engine.new_game(["Ann", "Bo"], variant, seed=1)
+    for text in ("swap e5", "reveal E5"):
+        with pytest.raises(engine.MoveParseError, match="'E5' is not a cell"):
+            g.parse_move(text)
+
+
 def test_every_move_round_trips_through_its_text() -> None:
     for code, move in MOVE_BY_CODE.items():
         assert engine.parse_move(move.text()).code == code
