@@ -101,6 +101,9 @@ def create_app(config: dict | None = None) -> Flask:
     from service.mail import render as mail_render
     from service.render import board as render
 
+    # the templates' macros (templates/_board.html, _moves.html, _sheet.html, _chart.html) loop over
+    # what render/ prepares from a seat's view: `r.board(view)`, `r.score_rows(view)`, ...; texts go
+    # through Flask-Babel's `_`/`gettext`, which babel.init_app installed in this environment
     app.jinja_env.globals["r"] = render
     app.extensions["outbox_renderer"] = mail_render.renderer_for(app)  # mails are rendered when sent
     errors.init_app(app)
