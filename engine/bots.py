@@ -129,8 +129,12 @@ def bot_move(game: Game, seat: int, bot: str = "greedy", rng: _random.Random | N
     return MOVE_BY_CODE[fn(game, seat, rng or _random.Random())]
 
 
-def play_out(game: Game, bot: str | dict[int, str] = "random", rng: _random.Random | None = None,
-             max_moves: int = 1_000_000) -> Game:
+def play_out(
+    game: Game,
+    bot: str | dict[int, str] = "random",
+    rng: _random.Random | None = None,
+    max_moves: int = 1_000_000,
+) -> Game:
     """Play `game` to its end in place with bots (all seats alike, or a seat -> bot mapping).
     Raises RepeatedPosition if the bots play in a circle (engine.repetition)."""
     rng = rng or _random.Random()
@@ -144,4 +148,3 @@ def play_out(game: Game, bot: str | dict[int, str] = "random", rng: _random.Rand
         game.play(seat, bot_move(game, seat, name, rng))
         guard.check(game)
     raise RuntimeError("game did not end")  # pragma: no cover
-

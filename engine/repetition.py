@@ -55,4 +55,5 @@ class RepetitionGuard:
         if self.seen[key] >= self.limit:
             raise RepeatedPosition(
                 f"the bots brought the game back to the same position {self.limit} times (round {game.round}, "
-                f"{len(game.moves)} moves played): played on like this it would never end")
+                f"{len(game.moves)} moves played): played on like this it would never end"
+            )

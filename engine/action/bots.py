@@ -101,12 +101,17 @@ def _gain(game: Any, seat: int, card: Any, cell: int) -> float:
 
 
 def _score_estimate(game: Any, seat: int) -> float:
-    return (sum(_est(game, seat, c, seat) for c in range(12) if game.face[seat][c] != GONE)
-            + 10 * len(game.hands[seat]) + game.banked[seat])
+    return (
+        sum(_est(game, seat, c, seat) for c in range(12) if game.face[seat][c] != GONE)
+        + 10 * len(game.hands[seat])
+        + game.banked[seat]
+    )
 
 
 def _find(moves: list[AnyMove], **attrs: Any) -> list[ActionMove]:
-    return [m for m in moves if isinstance(m, ActionMove) and all(getattr(m, k) == v for k, v in attrs.items())]
+    return [
+        m for m in moves if isinstance(m, ActionMove) and all(getattr(m, k) == v for k, v in attrs.items())
+    ]
 
 
 def _sets_after_swap(game: Any, seat: int, a: int, b: int) -> int:
@@ -246,7 +251,17 @@ def greedy_move(game: Any, seat: int, rng: _random.Random) -> AnyMove:
     # the turn itself (A4)
     soon = game.closer >= 0 or game.down[seat] <= 2
     playable = game.playable(seat)
-    for card in (DOUBLE_MOVE, DRAW_THREE, REACTIVATION, THIEF, SWAP_PLAYER, SWAP_OWN, INSIGHT, METEOR, DEFENSE):
+    for card in (
+        DOUBLE_MOVE,
+        DRAW_THREE,
+        REACTIVATION,
+        THIEF,
+        SWAP_PLAYER,
+        SWAP_OWN,
+        INSIGHT,
+        METEOR,
+        DEFENSE,
+    ):
         if card in playable:
             m = _useful_play(game, seat, card, moves, soon)
             if m is not None:
@@ -264,8 +279,9 @@ def greedy_move(game: Any, seat: int, rng: _random.Random) -> AnyMove:
         top = game.discard[-1]
         f = game.face[seat]
         avoid = _unsafe_to_fill(game, seat)  # judged by the cells the placement will consider
-        best_gain = max((_gain(game, seat, top, c) for c in range(12) if f[c] != GONE and c != avoid),
-                        default=-99.0)
+        best_gain = max(
+            (_gain(game, seat, top, c) for c in range(12) if f[c] != GONE and c != avoid), default=-99.0
+        )
         # a low card is worth taking only where it improves the grid: swapping a 0 for a 0 changes
         # nothing, and two bots doing it in turn would repeat the same position for ever (issue 16)
         if best_gain >= 4 or (top != STAR and top <= 1 and best_gain > 0) or "draw" not in classic:

@@ -47,7 +47,7 @@ def _hide_differently(g: engine.Game) -> engine.Game:
     random.Random(99).shuffle(values)
     for i, (s, c) in enumerate(hidden):
         data["vals"][s][c] = values[i]
-    data["draw"] = values[len(hidden):]
+    data["draw"] = values[len(hidden) :]
     return engine.Game.from_json(data)
 
 
@@ -64,8 +64,9 @@ def test_greedy_uses_only_what_its_seat_may_see() -> None:
             continue  # a drawn card is private knowledge of the bot's own seat: fine either way
         other = _hide_differently(g)
         seat = g.pending()[0].seat
-        assert engine.bot_move(g, seat, "greedy", random.Random(1)) == \
-            engine.bot_move(other, seat, "greedy", random.Random(1))
+        assert engine.bot_move(g, seat, "greedy", random.Random(1)) == engine.bot_move(
+            other, seat, "greedy", random.Random(1)
+        )
 
 
 def test_greedy_scores_better_than_random_and_is_doubled_less() -> None:
