@@ -13,6 +13,7 @@ from typing import Any
 
 from .game import DOWN, PLAY, STAGE_DRAWN, STAGE_TURN, UP, Game
 from .moves import DRAW, FLIP, MOVE_BY_CODE, REVEAL, SWAP, TAKE, Move
+from .repetition import RepetitionGuard
 
 EXPECTED_HIDDEN = 5.07  # mean card value of the classic deck: (−10 −10 + 10·78) / 150
 
@@ -128,10 +129,16 @@ def bot_move(game: Game, seat: int, bot: str = "greedy", rng: _random.Random | N
     return MOVE_BY_CODE[fn(game, seat, rng or _random.Random())]
 
 
-def play_out(game: Game, bot: str | dict[int, str] = "random", rng: _random.Random | None = None,
-             max_moves: int = 1_000_000) -> Game:
-    """Play `game` to its end in place with bots (all seats alike, or a seat -> bot mapping)."""
+def play_out(
+    game: Game,
+    bot: str | dict[int, str] = "random",
+    rng: _random.Random | None = None,
+    max_moves: int = 1_000_000,
+) -> Game:
+    """Play `game` to its end in place with bots (all seats alike, or a seat -> bot mapping).
+    Raises RepeatedPosition if the bots play in a circle (engine.repetition)."""
     rng = rng or _random.Random()
+    guard = RepetitionGuard()
     for _ in range(max_moves):
         pend = game.pending()
         if not pend:
@@ -139,5 +146,5 @@ def play_out(game: Game, bot: str | dict[int, str] = "random", rng: _random.Rand
         seat = pend[0][0]
         name = bot if isinstance(bot, str) else bot.get(seat, "random")
         game.play(seat, bot_move(game, seat, name, rng))
+        guard.check(game)
     raise RuntimeError("game did not end")  # pragma: no cover
-

@@ -62,6 +62,8 @@ def deck_difference(cards: list[Any], deck: list[Any]) -> str:
     parts = []
     for label, diff in (("too many", have - want), ("missing", want - have)):
         if diff:
-            values = sorted(diff.elements(), key=lambda v: (isinstance(v, str), v))  # numbers, then named cards
+            values = sorted(
+                diff.elements(), key=lambda v: (isinstance(v, str), v)
+            )  # numbers, then named cards
             parts.append(f"{label}: {', '.join(str(v) for v in values)}")
     return "; ".join(parts)

@@ -20,10 +20,9 @@ Where the rules live
 `Game` is put together from parts, one module per stretch of the rules, all working on the fields
 declared here (`__slots__`):
 * this module: creation, the saved-state and record hooks, the queries (`pending`, legal moves) and
-  the turn flow - opening reveals (C4, C5's extra reveal), a turn (C7), column removal (C8) and the
-  close (C9);
+  the turn flow - opening reveals (C4, C5's extra reveal), a turn (C7) and the close (C9);
 * `engine.rounds`: the deal (C3), who starts (C5, C6) and the reshuffle of the draw pile (C11);
-* `engine.scoring`: the round's end and score (C9, C10) and the game's end (C12).
+* `engine.scoring`: column removal (C8), the round's end and score (C9, C10) and the game's end (C12).
 The lower layers (`engine.phases` for the state's words, `engine.state` for JSON, `engine.record`)
 never import this module: variants register their class in `engine.state.GAME_CLASSES`.
 """
@@ -36,7 +35,6 @@ from . import cards, state
 from .errors import IllegalMove
 from .moves import (
     CELL_NAMES,
-    COLUMN_NAMES,
     DRAW,
     FLIP,
     MOVE_BY_CODE,
@@ -68,8 +66,20 @@ from .rounds import RoundsMixin
 from .scoring import ScoringMixin
 
 __all__ = [
-    "DOWN", "GONE", "OPENING", "OPENING_REVEALS", "OVER", "PLAY", "STAGE_DRAWN", "STAGE_KINDS",
-    "STAGE_TAKEN", "STAGE_TURN", "TIE_REVEAL", "UP", "Game", "Pending",
+    "DOWN",
+    "GONE",
+    "OPENING",
+    "OPENING_REVEALS",
+    "OVER",
+    "PLAY",
+    "STAGE_DRAWN",
+    "STAGE_KINDS",
+    "STAGE_TAKEN",
+    "STAGE_TURN",
+    "TIE_REVEAL",
+    "UP",
+    "Game",
+    "Pending",
 ]
 
 
@@ -80,15 +90,47 @@ class Game(RoundsMixin, ScoringMixin):
     deck_counts: dict[int, int] = cards.CLASSIC_COUNTS
 
     __slots__ = (
-        "names", "n", "options", "seed", "version", "round", "active", "next_seat",
-        "vals", "face", "down", "draw", "discard", "phase", "revealed", "tie_group", "tie_owed",
-        "turn", "stage", "held", "closer", "final_left", "totals", "rounds", "round_specs",
-        "reshuffles", "tiebreak_group", "winners", "moves", "log", "removed_cols",
+        "names",
+        "n",
+        "options",
+        "seed",
+        "version",
+        "round",
+        "active",
+        "next_seat",
+        "vals",
+        "face",
+        "down",
+        "draw",
+        "discard",
+        "phase",
+        "revealed",
+        "tie_group",
+        "tie_owed",
+        "turn",
+        "stage",
+        "held",
+        "closer",
+        "final_left",
+        "totals",
+        "rounds",
+        "round_specs",
+        "reshuffles",
+        "tiebreak_group",
+        "winners",
+        "moves",
+        "log",
+        "removed_cols",
     )
 
     # ------------------------------------------------------------------ creation
-    def __init__(self, players: list[str], options: dict[str, Any] | None = None,
-                 seed: str | int | None = None, deals: list[dict[str, Any]] | None = None) -> None:
+    def __init__(
+        self,
+        players: list[str],
+        options: dict[str, Any] | None = None,
+        seed: str | int | None = None,
+        deals: list[dict[str, Any]] | None = None,
+    ) -> None:
         self.names = validate_players(players)
         check_distinct_names(self.names)
         self.n = len(self.names)
@@ -215,7 +257,9 @@ class Game(RoundsMixin, ScoringMixin):
         """The refusal of a move out of turn; the closer is told why it has no turn left (C9)."""
         who = self.names[self.turn]
         if seat == self.closer:
-            return IllegalMove(f"you closed the round: everyone else plays once more, you do not; it is {who}'s turn")
+            return IllegalMove(
+                f"you closed the round: everyone else plays once more, you do not; it is {who}'s turn"
+            )
         return IllegalMove(f"it is {who}'s turn, not yours")
 
     def _play_reveal(self, seat: int, kind: int, cell: int, events: list[dict[str, Any]]) -> None:
@@ -250,8 +294,10 @@ class Game(RoundsMixin, ScoringMixin):
         stage = self.stage
         if kind == DRAW or kind == TAKE:
             if stage != STAGE_TURN:
-                raise IllegalMove("you already have a card in hand: swap it into your grid"
-                                  + (" or discard it and flip a card" if stage == STAGE_DRAWN else ""))
+                raise IllegalMove(
+                    "you already have a card in hand: swap it into your grid"
+                    + (" or discard it and flip a card" if stage == STAGE_DRAWN else "")
+                )
             if kind == DRAW:
                 if not self.draw:
                     self._reshuffle(events)  # C11
@@ -281,38 +327,41 @@ class Game(RoundsMixin, ScoringMixin):
                 f[cell] = UP
                 self.down[seat] -= 1
             self.discard.append(old)
-            events.append({"type": "swap", "seat": seat, "cell": CELL_NAMES[cell], "value": held,
-                           "discarded": old, "from": "draw" if stage == STAGE_DRAWN else "discard"})
+            events.append(
+                {
+                    "type": "swap",
+                    "seat": seat,
+                    "cell": CELL_NAMES[cell],
+                    "value": held,
+                    "discarded": old,
+                    "from": "draw" if stage == STAGE_DRAWN else "discard",
+                }
+            )
         else:  # FLIP
             if stage == STAGE_TAKEN:
                 raise IllegalMove("you must place the card you took from the discard pile: swap it")
             if f[cell] != DOWN:
-                raise IllegalMove(f"{CELL_NAMES[cell]} is already face-up"
-                                  if f[cell] == UP else f"{CELL_NAMES[cell]} has been removed")
+                raise IllegalMove(
+                    f"{CELL_NAMES[cell]} is already face-up"
+                    if f[cell] == UP
+                    else f"{CELL_NAMES[cell]} has been removed"
+                )
             self.discard.append(held)
             f[cell] = UP
             self.down[seat] -= 1
-            events.append({"type": "flip", "seat": seat, "cell": CELL_NAMES[cell],
-                           "value": self.vals[seat][cell], "discarded": held})
+            events.append(
+                {
+                    "type": "flip",
+                    "seat": seat,
+                    "cell": CELL_NAMES[cell],
+                    "value": self.vals[seat][cell],
+                    "discarded": held,
+                }
+            )
         self.held = None
         self.stage = STAGE_TURN
         self._check_column(seat, cell & 3, events)
         self._end_turn(seat, events)
-
-    # ------------------------------------------------------------------ rules helpers
-    def _check_column(self, seat: int, col: int, events: list[dict[str, Any]]) -> None:
-        """C8: three equal face-up cards in a column are removed onto the discard pile."""
-        if not self.options["column_removal"]:
-            return
-        f = self.face[seat]
-        if f[col] == UP and f[col + 4] == UP and f[col + 8] == UP:
-            v = self.vals[seat]
-            if v[col] == v[col + 4] == v[col + 8]:
-                f[col] = f[col + 4] = f[col + 8] = GONE
-                self.discard.extend((v[col], v[col + 4], v[col + 8]))
-                self.removed_cols.append([seat, COLUMN_NAMES[col]])
-                events.append({"type": "remove_column", "seat": seat, "column": COLUMN_NAMES[col],
-                               "value": v[col]})
 
     def _end_turn(self, seat: int, events: list[dict[str, Any]]) -> None:
         """C9: a seat with no face-down card closes; every other seat gets exactly one more turn."""

@@ -58,7 +58,7 @@ def validate_options(variant: str, options: dict[str, Any] | None) -> dict[str, 
     table = option_table(variant)
     result = defaults(variant)
     if options is not None and not isinstance(options, dict):
-        raise OptionError("options must be an object of option names and values, like {\"target_score\": 50}")
+        raise OptionError('options must be an object of option names and values, like {"target_score": 50}')
     for name, value in (options or {}).items():
         if name not in table:
             raise OptionError(f"unknown option {name!r} for {variant} games")
@@ -98,6 +98,7 @@ def check_distinct_names(names: list[str]) -> None:
     for name in names:
         key = name.strip().casefold()
         if key in seen:
-            raise OptionError(f"two players are called {seen[key]!r} and {name!r}: every player needs a "
-                              "different name")
+            raise OptionError(
+                f"two players are called {seen[key]!r} and {name!r}: every player needs a different name"
+            )
         seen[key] = name

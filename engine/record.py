@@ -97,8 +97,13 @@ def replay(record: Any, new_game: Callable[..., Any]) -> Any:
     elif not isinstance(seed, str):
         raise RecordError(f"the record's 'seed' must be text, not {seed!r}")
     try:
-        game = new_game(record["players"], record.get("variant", "classic"), record.get("options"),
-                        seed=seed, deals=rounds)
+        game = new_game(
+            record["players"],
+            record.get("variant", "classic"),
+            record.get("options"),
+            seed=seed,
+            deals=rounds,
+        )
     except RecordError:
         raise
     except EngineError as exc:

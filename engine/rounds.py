@@ -82,7 +82,9 @@ class RoundsMixin:
         events.append({"type": "round_start", "round": self.round, "seats": list(active)})
         return events
 
-    def _explicit_deal(self, deal: dict[str, Any], active: list[int]) -> tuple[dict[int, list[int]], list[int], list[int]]:
+    def _explicit_deal(
+        self, deal: dict[str, Any], active: list[int]
+    ) -> tuple[dict[int, list[int]], list[int], list[int]]:
         """An explicit deal from a game record: grids (12 cards each, A1 B1 C1 D1 A2 ... D3), the first
         discard card and the draw pile top first. Must use exactly the variant's deck."""
         try:
@@ -92,8 +94,10 @@ class RoundsMixin:
         except (KeyError, TypeError):
             raise RecordError(f"round {self.round}: an explicit deal needs grids, discard and draw") from None
         if not isinstance(raw_grids, list) or len(raw_grids) != self.n:
-            raise RecordError(f"round {self.round}: an explicit deal needs one grid per seat ({self.n}), "
-                              "null for seats not playing")
+            raise RecordError(
+                f"round {self.round}: an explicit deal needs one grid per seat ({self.n}), "
+                "null for seats not playing"
+            )
         grids: dict[int, list[int]] = {}
         for s in active:
             g = raw_grids[s]
@@ -105,8 +109,10 @@ class RoundsMixin:
         dealt = [c for g in grids.values() for c in g] + discard + draw
         deck = cards.deck_from_counts(self.deck_counts)
         if cards.counts_of(dealt) != cards.counts_of(deck):
-            raise RecordError(f"round {self.round}: the deal does not use exactly the {self.variant} deck "
-                              f"({cards.deck_difference(dealt, deck)})")
+            raise RecordError(
+                f"round {self.round}: the deal does not use exactly the {self.variant} deck "
+                f"({cards.deck_difference(dealt, deck)})"
+            )
         return grids, discard, draw
 
     def _card_from_json(self, c: Any) -> int:
@@ -161,7 +167,9 @@ class RoundsMixin:
                 return
             self._begin_play(tied[0], "earliest_seat", events)
             return
-        high = {s: max((self.vals[s][c] for c in range(12) if self.face[s][c] == UP), default=-99) for s in tied}
+        high = {
+            s: max((self.vals[s][c] for c in range(12) if self.face[s][c] == UP), default=-99) for s in tied
+        }
         top = max(high.values())
         first = next(s for s in tied if high[s] == top)
         self._begin_play(first, "highest_card", events)

@@ -1,6 +1,8 @@
 """Classic round end and game end: final reveal, scores, closer penalty, winners (RULES.md C8-C12).
 
 `ScoringMixin` is one part of `engine.game.Game` (the methods work on Game's fields). It owns:
+* C8 column removal, here because removed cards never score: three equal face-up cards in a column
+  leave the grid for the discard pile, after a turn (called by the turn flow) and at round end;
 * C9 the round's end: every remaining face-down card is turned up (public), and with the option
   `final_reveal_removal` columns that become three equal then are removed too (C8);
 * C10 the round score: the sum of the grid, the closer doubled unless lowest (options `doubling`,
@@ -14,14 +16,29 @@ from __future__ import annotations
 
 from typing import Any
 
-from .moves import CELL_NAMES
-from .phases import DOWN, OVER, UP
+from .moves import CELL_NAMES, COLUMN_NAMES
+from .phases import DOWN, GONE, OVER, UP
 
 
 class ScoringMixin:
-    """Ending rounds and the game (C8-C12); part of `engine.game.Game`."""
+    """Column removal, ending rounds and the game (C8-C12); part of `engine.game.Game`."""
 
     __slots__ = ()
+
+    def _check_column(self, seat: int, col: int, events: list[dict[str, Any]]) -> None:
+        """C8: three equal face-up cards in a column are removed onto the discard pile."""
+        if not self.options["column_removal"]:
+            return
+        f = self.face[seat]
+        if f[col] == UP and f[col + 4] == UP and f[col + 8] == UP:
+            v = self.vals[seat]
+            if v[col] == v[col + 4] == v[col + 8]:
+                f[col] = f[col + 4] = f[col + 8] = GONE
+                self.discard.extend((v[col], v[col + 4], v[col + 8]))
+                self.removed_cols.append([seat, COLUMN_NAMES[col]])
+                events.append(
+                    {"type": "remove_column", "seat": seat, "column": COLUMN_NAMES[col], "value": v[col]}
+                )
 
     def _turn_up_everything(self, events: list[dict[str, Any]]) -> None:
         """C9: at round end every remaining face-down card of the round's seats is turned up (public)."""
@@ -54,15 +71,25 @@ class ScoringMixin:
         if opts["doubling"] and closer >= 0:
             mine = raw[closer]
             others = [raw[s] for s in self.active if s != closer]
-            beaten = any(o <= mine for o in others) if opts["doubling_tie"] == "strict" else any(o < mine for o in others)
+            beaten = (
+                any(o <= mine for o in others)
+                if opts["doubling_tie"] == "strict"
+                else any(o < mine for o in others)
+            )
             if beaten and not (opts["doubling_positive_only"] and mine <= 0):
                 scores[closer] = mine * 2
                 doubled.append(closer)
         for s in self.active:
             self.totals[s] += scores[s]
-        result = {"round": self.round, "closer": closer if closer >= 0 else None, "raw": raw,
-                  "scores": scores, "doubled": doubled, "removed_columns": removed,
-                  "totals": list(self.totals)}
+        result = {
+            "round": self.round,
+            "closer": closer if closer >= 0 else None,
+            "raw": raw,
+            "scores": scores,
+            "doubled": doubled,
+            "removed_columns": removed,
+            "totals": list(self.totals),
+        }
         self.rounds.append(result)
         events.append({"type": "round_end", **result})
         self._after_round(events)

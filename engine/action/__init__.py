@@ -31,5 +31,12 @@ _EVENT_TEXT.update(TEXTS)
 _VIEW_EXTENSIONS["action"] = _extend_view
 _VARIANT_BOTS["action"] = _bot_move
 
-__all__ = ["ACTION_COUNTS", "ACTION_KINDS", "GAME_COUNTS", "STAR", "ActionGame", "ActionMove",
-           "parse_action_move"]
+__all__ = [
+    "ACTION_COUNTS",
+    "ACTION_KINDS",
+    "GAME_COUNTS",
+    "STAR",
+    "ActionGame",
+    "ActionMove",
+    "parse_action_move",
+]

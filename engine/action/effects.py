@@ -54,8 +54,10 @@ class ActionEffectsMixin:
                 raise IllegalMove(f"{self.names[t]} is not playing this round")  # type: ignore[index]
             cells = line_cells(move.line, move.index)  # type: ignore[arg-type]
             if not any(self.face[t][c] == DOWN for c in cells):  # type: ignore[index]
-                raise IllegalMove(f"{line_label(move.line, move.index)} of {self.names[t]}'s grid has no "  # type: ignore[arg-type,index]
-                                  "face-down card")
+                raise IllegalMove(
+                    f"{line_label(move.line, move.index)} of {self.names[t]}'s grid has no "  # type: ignore[arg-type,index]
+                    "face-down card"
+                )
         elif card == SWAP_PLAYER:
             t = move.target
             if t == seat:
@@ -90,8 +92,13 @@ class ActionEffectsMixin:
         elif card == REACTIVATION:
             raise IllegalMove("say which card to reactivate, like: play reactivation swap-own A1 C3")
         self._check_targets(seat, move)
-        ev: dict[str, Any] = {"type": "play_action", "seat": seat, "card": card, "via": move.via,
-                              "move": move.text()}
+        ev: dict[str, Any] = {
+            "type": "play_action",
+            "seat": seat,
+            "card": card,
+            "via": move.via,
+            "move": move.text(),
+        }
         if move.via:
             self.hands[seat].remove(REACTIVATION)
             pile = self.adiscard
@@ -137,8 +144,14 @@ class ActionEffectsMixin:
             t = move.target  # type: ignore[assignment]
             if card == THIEF:
                 self.extra_turns += 1
-            entry = {"kind": "defend", "seat": t, "attacker": seat, "card": card, "cells": list(move.cells),
-                     "steal": move.steal}
+            entry = {
+                "kind": "defend",
+                "seat": t,
+                "attacker": seat,
+                "card": card,
+                "cells": list(move.cells),
+                "steal": move.steal,
+            }
             if DEFENSE in self.hands[t]:
                 self.queue.append(entry)
             else:
@@ -170,15 +183,25 @@ class ActionEffectsMixin:
         self.down[t] += (mine_face == DOWN) - (their_face == DOWN)
         self._forget(seat, a)
         self._forget(t, b)
-        events.append({"type": "swap_player", "seat": seat, "target": t, "cell": CELL_NAMES[a],
-                       "target_cell": CELL_NAMES[b],
-                       "gave": mine if mine_face == UP else None, "got": theirs if their_face == UP else None})
+        events.append(
+            {
+                "type": "swap_player",
+                "seat": seat,
+                "target": t,
+                "cell": CELL_NAMES[a],
+                "target_cell": CELL_NAMES[b],
+                "gave": mine if mine_face == UP else None,
+                "got": theirs if their_face == UP else None,
+            }
+        )
         if theirs == STAR and their_face == UP:
             self._star_trigger(seat, events)
         if mine == STAR and mine_face == UP:
             self._star_trigger(t, events)
 
-    def _answer(self, seat: int, e: dict[str, Any], move: Move | ActionMove, events: list[dict[str, Any]]) -> None:
+    def _answer(
+        self, seat: int, e: dict[str, Any], move: Move | ActionMove, events: list[dict[str, Any]]
+    ) -> None:
         kind = e["kind"]
         mk = move.kind if isinstance(move, ActionMove) else None
         if kind == "star_trigger":
@@ -187,8 +210,9 @@ class ActionEffectsMixin:
             elif mk in (am.DECLINE, am.PASS):
                 events.append({"type": "decline", "seat": seat})
             else:
-                raise IllegalMove("you turned up a star: take an action card (action row 1-4, action deck) "
-                                  "or decline")
+                raise IllegalMove(
+                    "you turned up a star: take an action card (action row 1-4, action deck) or decline"
+                )
         elif kind == "star_set":
             sid = e["set"]
             label = f"{sid[0]} {self._set_label(sid)}"
@@ -210,8 +234,11 @@ class ActionEffectsMixin:
                 self.queue.remove(e)
                 self.kept[seat] = [k for k in self.kept[seat] if self._whole_star_set(seat, k)]
                 # an overlapping star set that lost a card to this one is no longer whole
-                self.queue = [q for q in self.queue
-                              if q["kind"] != "star_set" or self._whole_star_set(q["seat"], q["set"])]
+                self.queue = [
+                    q
+                    for q in self.queue
+                    if q["kind"] != "star_set" or self._whole_star_set(q["seat"], q["set"])
+                ]
                 return
             else:
                 raise IllegalMove(f"your star set in {label} is complete: keep it or remove it")
@@ -225,15 +252,19 @@ class ActionEffectsMixin:
                 self._resolve_attack(e, events)
                 return
             else:
-                raise IllegalMove(f"{self.names[e['attacker']]} attacks you with {title(e['card'])}: "
-                                  "say block (discarding your Defense) or allow")
+                raise IllegalMove(
+                    f"{self.names[e['attacker']]} attacks you with {title(e['card'])}: "
+                    "say block (discarding your Defense) or allow"
+                )
         else:  # meteor
             if mk == am.BLOCK:
                 self._block(seat, e, events)
                 return
             if mk != am.METEOR_CELL:
-                raise IllegalMove("a meteor shower: choose one of your grid cards to replace, like meteor B2"
-                                  + (", or block" if DEFENSE in self.hands[seat] else ""))
+                raise IllegalMove(
+                    "a meteor shower: choose one of your grid cards to replace, like meteor B2"
+                    + (", or block" if DEFENSE in self.hands[seat] else "")
+                )
             c = move.cells[0]  # type: ignore[union-attr]
             f = self.face[seat]
             if f[c] == GONE:
@@ -260,4 +291,6 @@ class ActionEffectsMixin:
         self.hands[seat].remove(DEFENSE)
         self.adiscard.append(DEFENSE)
         self.queue.remove(e)
-        events.append({"type": "block", "seat": seat, "attacker": e["attacker"], "card": e.get("card", METEOR)})
+        events.append(
+            {"type": "block", "seat": seat, "attacker": e["attacker"], "card": e.get("card", METEOR)}
+        )

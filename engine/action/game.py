@@ -64,13 +64,29 @@ from .state import EXTRA_FIELDS, ActionStateMixin
 from .turn import ActionTurnMixin
 
 __all__ = [
-    "ACTION_STAGE_KINDS", "ATTACK_ENTRIES", "EXTRA_FIELDS", "MAIN", "QUEUE_KINDS", "RESOLVE", "SETS",
-    "STAGE_THREE", "ActionGame", "line_cells", "line_label",
+    "ACTION_STAGE_KINDS",
+    "ATTACK_ENTRIES",
+    "EXTRA_FIELDS",
+    "MAIN",
+    "QUEUE_KINDS",
+    "RESOLVE",
+    "SETS",
+    "STAGE_THREE",
+    "ActionGame",
+    "line_cells",
+    "line_label",
 ]
 
 
-class ActionGame(ActionStateMixin, ActionSetupMixin, ActionLegalMixin, ActionTurnMixin, ActionEffectsMixin,
-                 ActionScoringMixin, Game):
+class ActionGame(
+    ActionStateMixin,
+    ActionSetupMixin,
+    ActionLegalMixin,
+    ActionTurnMixin,
+    ActionEffectsMixin,
+    ActionScoringMixin,
+    Game,
+):
     """The authoritative state of one SKYJO Action game. See the module docstring."""
 
     variant = "action"

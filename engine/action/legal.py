@@ -49,10 +49,16 @@ class ActionLegalMixin:
         name = self.names[seat]
         low = name.lower()
         toks = low.split()
-        if (toks and toks[0] not in am.RESERVED and not toks[0][0].isdigit() and not toks[0].startswith("#")
-                and toks[0].upper() not in CELL_NAMES and toks[-1].upper() not in CELL_NAMES
-                and sum(1 for other in self.names if other.lower() == low) == 1
-                and not any(other.lower().startswith(low + " ") for other in self.names)):
+        if (
+            toks
+            and toks[0] not in am.RESERVED
+            and not toks[0][0].isdigit()
+            and not toks[0].startswith("#")
+            and toks[0].upper() not in CELL_NAMES
+            and toks[-1].upper() not in CELL_NAMES
+            and sum(1 for other in self.names if other.lower() == low) == 1
+            and not any(other.lower().startswith(low + " ") for other in self.names)
+        ):
             return name
         return f"seat {seat}"
 
@@ -129,8 +135,12 @@ class ActionLegalMixin:
         if stage == STAGE_TURN:
             return self._turn_moves(seat)
         if stage == STAGE_THREE:
-            out: list[Move | ActionMove] = [ActionMove(am.PICK, cells=(c,), index=i)
-                                            for i in range(len(self.three)) for c in range(12) if f[c] != GONE]
+            out: list[Move | ActionMove] = [
+                ActionMove(am.PICK, cells=(c,), index=i)
+                for i in range(len(self.three))
+                for c in range(12)
+                if f[c] != GONE
+            ]
             out.append(ActionMove(am.PICK_NONE))
             return out
         out2: list[Move | ActionMove] = [MOVE_BY_CODE[SWAP << 4 | c] for c in range(12) if f[c] != GONE]
@@ -153,7 +163,9 @@ class ActionLegalMixin:
         if kind == "defend":
             return [ActionMove(am.BLOCK), ActionMove(am.ALLOW)]
         f = self.face[seat]  # meteor
-        out: list[Move | ActionMove] = [ActionMove(am.METEOR_CELL, cells=(c,)) for c in range(12) if f[c] != GONE]
+        out: list[Move | ActionMove] = [
+            ActionMove(am.METEOR_CELL, cells=(c,)) for c in range(12) if f[c] != GONE
+        ]
         if DEFENSE in self.hands[seat]:
             out.append(ActionMove(am.BLOCK))
         return out
@@ -186,7 +198,9 @@ class ActionLegalMixin:
             else:
                 for inner in ACTION_KINDS:
                     if inner != REACTIVATION and inner in self.adiscard:
-                        fams.append(((am.PLAY, inner, True), lambda inner=inner: self._card_moves(seat, inner, True)))
+                        fams.append(
+                            ((am.PLAY, inner, True), lambda inner=inner: self._card_moves(seat, inner, True))
+                        )
         if kinds:
             fams.append(((am.DISCARD_ACTION,), lambda: [ActionMove(am.DISCARD_ACTION, k) for k in kinds]))
         return fams
@@ -204,7 +218,9 @@ class ActionLegalMixin:
         f = self.face[seat]
         mine = [c for c in range(12) if f[c] != GONE]
         if card == SWAP_OWN:
-            return [ActionMove(am.PLAY, card, (a, b), via=via) for i, a in enumerate(mine) for b in mine[i + 1 :]]
+            return [
+                ActionMove(am.PLAY, card, (a, b), via=via) for i, a in enumerate(mine) for b in mine[i + 1 :]
+            ]
         if card == INSIGHT:
             out = []
             for t in self.active:
@@ -212,8 +228,11 @@ class ActionLegalMixin:
                 for line, count in (("row", 3), ("column", 4)):
                     for i in range(count):
                         if any(ft[c] == DOWN for c in line_cells(line, i)):
-                            out.append(ActionMove(am.PLAY, card, target=t, line=line, index=i, via=via,
-                                                  who=self.who(t)))
+                            out.append(
+                                ActionMove(
+                                    am.PLAY, card, target=t, line=line, index=i, via=via, who=self.who(t)
+                                )
+                            )
             return out
         if card == SWAP_PLAYER:
             out = []
@@ -222,15 +241,22 @@ class ActionLegalMixin:
                     continue
                 theirs = [c for c in range(12) if self.face[t][c] != GONE]
                 who = self.who(t)
-                out.extend(ActionMove(am.PLAY, card, (a, b), target=t, via=via, who=who) for a in mine for b in theirs)
+                out.extend(
+                    ActionMove(am.PLAY, card, (a, b), target=t, via=via, who=who)
+                    for a in mine
+                    for b in theirs
+                )
             return out
         if card == THIEF:
             out = []
             for t in range(self.n):
                 if t != seat:
                     held = set(self.hands[t])
-                    out.extend(ActionMove(am.PLAY, card, target=t, steal=k, via=via, who=self.who(t))
-                               for k in ACTION_KINDS if k in held)
+                    out.extend(
+                        ActionMove(am.PLAY, card, target=t, steal=k, via=via, who=self.who(t))
+                        for k in ACTION_KINDS
+                        if k in held
+                    )
             return out
         if card == DRAW_THREE and not (self.draw or len(self.discard) > 1):
             return []

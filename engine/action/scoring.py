@@ -38,16 +38,22 @@ class ActionScoringMixin:
                 else:
                     numbers.append(("column", i, v[i]))
         for i in (0, 4, 8):
-            if f[i] == UP and f[i + 1] == UP and f[i + 2] == UP and f[i + 3] == UP \
-                    and v[i] == v[i + 1] == v[i + 2] == v[i + 3]:
+            if (
+                f[i] == UP
+                and f[i + 1] == UP
+                and f[i + 2] == UP
+                and f[i + 3] == UP
+                and v[i] == v[i + 1] == v[i + 2] == v[i + 3]
+            ):
                 if v[i] == STAR:
                     stars.append(["row", i >> 2])
                 else:
                     numbers.append(("row", i >> 2, v[i]))
         return numbers, stars
 
-    def _remove_number_sets(self, seat: int, numbers: list[tuple[str, int, Any]],
-                            events: list[dict[str, Any]]) -> None:
+    def _remove_number_sets(
+        self, seat: int, numbers: list[tuple[str, int, Any]], events: list[dict[str, Any]]
+    ) -> None:
         f, v = self.face[seat], self.vals[seat]
         for line, i, value in numbers:
             label = line_label(line, i)
@@ -63,7 +69,7 @@ class ActionScoringMixin:
 
     def _sets(self, events: list[dict[str, Any]]) -> None:
         """A5 at the end of a turn in every grid; A6 star sets queue their owner's decision."""
-        order = self.active[self.active.index(self.turn):] + self.active[: self.active.index(self.turn)]
+        order = self.active[self.active.index(self.turn) :] + self.active[: self.active.index(self.turn)]
         for s in order:
             self.kept[s] = [k for k in self.kept[s] if self._whole_star_set(s, k)]
             numbers, stars = self._find_sets(s)
@@ -73,8 +79,9 @@ class ActionScoringMixin:
                 if sid not in self.kept[s]:
                     bonus = STAR_COLUMN_BONUS if sid[0] == "column" else STAR_ROW_BONUS
                     self.queue.append({"kind": "star_set", "seat": s, "set": sid})
-                    events.append({"type": "star_set", "seat": s, "set": line_label(sid[0], sid[1]),
-                                   "bonus": bonus})
+                    events.append(
+                        {"type": "star_set", "seat": s, "set": line_label(sid[0], sid[1]), "bonus": bonus}
+                    )
 
     def _end_round(self, events: list[dict[str, Any]]) -> None:
         """A8: turn every card up (A5 sets too, option final_reveal_removal), score, game end (A11)."""
@@ -107,10 +114,18 @@ class ActionScoringMixin:
                 doubled.append(closer)
         for s in self.active:
             self.totals[s] += scores[s]  # type: ignore[operator]
-        result = {"round": self.round, "closer": closer if closer >= 0 else None, "raw": raw,
-                  "scores": scores, "doubled": doubled, "removed_columns": self.removed_cols,
-                  "removed_sets": self.removed_sets, "action_cards": held, "star_bonus": stars,
-                  "totals": list(self.totals)}
+        result = {
+            "round": self.round,
+            "closer": closer if closer >= 0 else None,
+            "raw": raw,
+            "scores": scores,
+            "doubled": doubled,
+            "removed_columns": self.removed_cols,
+            "removed_sets": self.removed_sets,
+            "action_cards": held,
+            "star_bonus": stars,
+            "totals": list(self.totals),
+        }
         self.rounds.append(result)
         self.queue = []
         self.step = MAIN

@@ -44,8 +44,10 @@ class ActionSetupMixin:
                 first = deal["action_discard"]
                 rest_top_first = list(deal["action_deck"])
             except (KeyError, TypeError):
-                raise RecordError(f"round {self.round}: an explicit SKYJO Action deal also needs action_row, "
-                                  "action_discard and action_deck") from None
+                raise RecordError(
+                    f"round {self.round}: an explicit SKYJO Action deal also needs action_row, "
+                    "action_discard and action_deck"
+                ) from None
             if len(row) != ROW_SIZE:
                 raise RecordError(f"round {self.round}: the action row has {ROW_SIZE} cards")
             dealt = row + [first] + rest_top_first
@@ -53,8 +55,10 @@ class ActionSetupMixin:
             if unknown:
                 raise RecordError(f"round {self.round}: {unknown[0]!r} in the deal is not an action card")
             if Counter(dealt) != Counter(counts):
-                raise RecordError(f"round {self.round}: the deal does not use exactly the action deck "
-                                  f"({cards.deck_difference(dealt, action_deck_list(counts))})")
+                raise RecordError(
+                    f"round {self.round}: the deal does not use exactly the action deck "
+                    f"({cards.deck_difference(dealt, action_deck_list(counts))})"
+                )
             deck = rest_top_first[::-1]
         else:
             full = action_deck_list(counts)
@@ -96,8 +100,10 @@ class ActionSetupMixin:
         if len(tied) == 1:
             self._begin_play(tied[0], "highest_reveal", events)
             return
-        high = {s: max((points(self.vals[s][c]) for c in range(12) if self.face[s][c] == UP), default=-99)
-                for s in tied}
+        high = {
+            s: max((points(self.vals[s][c]) for c in range(12) if self.face[s][c] == UP), default=-99)
+            for s in tied
+        }
         top = max(high.values())
         firsts = [s for s in tied if high[s] == top]
         self._begin_play(firsts[0], "highest_card" if len(firsts) == 1 else "earliest_seat", events)
@@ -125,7 +131,9 @@ class ActionSetupMixin:
             pile = self.adiscard
             self.adiscard = []
             self.action_reshuffles += 1
-            cards.shuffle(pile, cards.derive(self._round_seed(), f"action-reshuffle-{self.action_reshuffles}"))
+            cards.shuffle(
+                pile, cards.derive(self._round_seed(), f"action-reshuffle-{self.action_reshuffles}")
+            )
             self.adeck = pile
             events.append({"type": "action_reshuffle", "count": len(pile)})
         return self.adeck.pop() if self.adeck else None

@@ -20,8 +20,23 @@ from ..state import clone
 from .phases import MAIN, QUEUE_KINDS, RESOLVE, SETS, STAGE_THREE
 from .rules import ACTION_KINDS, ROW_SIZE, action_counts, game_counts
 
-EXTRA_FIELDS = ("adeck", "arow", "adiscard", "hands", "fresh", "in_play", "extra_turns", "queue", "step",
-                "three", "known", "banked", "kept", "removed_sets", "action_reshuffles")
+EXTRA_FIELDS = (
+    "adeck",
+    "arow",
+    "adiscard",
+    "hands",
+    "fresh",
+    "in_play",
+    "extra_turns",
+    "queue",
+    "step",
+    "three",
+    "known",
+    "banked",
+    "kept",
+    "removed_sets",
+    "action_reshuffles",
+)
 
 
 class ActionStateMixin:

@@ -115,8 +115,9 @@ class ActionTurnMixin:
             self.queue.append({"kind": "star_trigger", "seat": seat})
             events.append({"type": "star_trigger", "seat": seat})
 
-    def _turn_up(self, seat: int, cell: int, events: list[dict[str, Any]], kind: str,
-                 discarded: Any = None) -> None:
+    def _turn_up(
+        self, seat: int, cell: int, events: list[dict[str, Any]], kind: str, discarded: Any = None
+    ) -> None:
         self.face[seat][cell] = UP
         self.down[seat] -= 1
         self._forget(seat, cell)
@@ -162,13 +163,17 @@ class ActionTurnMixin:
         stage = self.stage
         if stage == STAGE_THREE:
             if not isinstance(move, ActionMove) or move.kind not in (am.PICK, am.PICK_NONE):
-                raise IllegalMove("choose one of the three cards: pick 1-3 and a cell (pick 2 C3), or pick none")
+                raise IllegalMove(
+                    "choose one of the three cards: pick 1-3 and a cell (pick 2 C3), or pick none"
+                )
             self._pick(seat, move, events)
             return
         if stage in (STAGE_DRAWN, STAGE_TAKEN):
             if not isinstance(move, Move) or move.kind not in ("swap", "flip"):
-                raise IllegalMove("you have a card in hand: swap it into your grid"
-                                  + (" or discard it and flip a card" if stage == STAGE_DRAWN else ""))
+                raise IllegalMove(
+                    "you have a card in hand: swap it into your grid"
+                    + (" or discard it and flip a card" if stage == STAGE_DRAWN else "")
+                )
             self._place(seat, move, events)
             return
         if isinstance(move, Move):
@@ -214,8 +219,10 @@ class ActionTurnMixin:
         elif kind in (am.PICK, am.PICK_NONE):
             raise IllegalMove("there are no drawn three cards to pick from")
         else:
-            raise IllegalMove(f"nobody asked you to {move.text()}: it is your turn - draw, take, "
-                              "take an action card (action row 2, action deck) or play one")
+            raise IllegalMove(
+                f"nobody asked you to {move.text()}: it is your turn - draw, take, "
+                "take an action card (action row 2, action deck) or play one"
+            )
 
     def _not_playable(self, seat: int, card: str) -> str:
         if card not in self.hands[seat]:
@@ -232,16 +239,27 @@ class ActionTurnMixin:
                 raise IllegalMove(f"{CELL_NAMES[cell]} has been removed")  # type: ignore[index]
             old = self._put(seat, cell, held)  # type: ignore[arg-type]
             self.discard.append(old)
-            events.append({"type": "swap", "seat": seat, "cell": CELL_NAMES[cell], "value": held,  # type: ignore[index]
-                           "discarded": old, "from": "draw" if stage == STAGE_DRAWN else "discard"})
+            events.append(
+                {
+                    "type": "swap",
+                    "seat": seat,
+                    "cell": CELL_NAMES[cell],
+                    "value": held,  # type: ignore[index]
+                    "discarded": old,
+                    "from": "draw" if stage == STAGE_DRAWN else "discard",
+                }
+            )
             if held == STAR:
                 self._star_trigger(seat, events)
         else:
             if stage == STAGE_TAKEN:
                 raise IllegalMove("you must place the card you took from the discard pile: swap it")
             if f[cell] != DOWN:  # type: ignore[index]
-                raise IllegalMove(f"{CELL_NAMES[cell]} is already face-up"  # type: ignore[index]
-                                  if f[cell] == UP else f"{CELL_NAMES[cell]} has been removed")  # type: ignore[index]
+                raise IllegalMove(
+                    f"{CELL_NAMES[cell]} is already face-up"  # type: ignore[index]
+                    if f[cell] == UP
+                    else f"{CELL_NAMES[cell]} has been removed"
+                )  # type: ignore[index]
             self.discard.append(held)
             self._turn_up(seat, cell, events, "flip", held)  # type: ignore[arg-type]
         self.held = None
@@ -253,7 +271,9 @@ class ActionTurnMixin:
         three = self.three
         if move.kind == am.PICK_NONE:
             self.discard.extend(three)
-            events.append({"type": "pick", "seat": seat, "cell": None, "value": None, "discarded": list(three)})
+            events.append(
+                {"type": "pick", "seat": seat, "cell": None, "value": None, "discarded": list(three)}
+            )
         else:
             i = move.index
             if not 0 <= i < len(three):  # type: ignore[operator]
@@ -266,8 +286,15 @@ class ActionTurnMixin:
             old = self._put(seat, cell, card)
             self.discard.extend(rest)
             self.discard.append(old)
-            events.append({"type": "pick", "seat": seat, "cell": CELL_NAMES[cell], "value": card,
-                           "discarded": [*rest, old]})
+            events.append(
+                {
+                    "type": "pick",
+                    "seat": seat,
+                    "cell": CELL_NAMES[cell],
+                    "value": card,
+                    "discarded": [*rest, old],
+                }
+            )
             if card == STAR:
                 self._star_trigger(seat, events)
         self.three = []

@@ -38,17 +38,31 @@ def _decision(game: Any, e: dict[str, Any]) -> dict[str, Any]:
 
 
 PATTERNS: dict[tuple[Any, ...], str] = {
-    ("reveal",): "reveal <cell>", ("draw",): "draw", ("take",): "take", ("swap",): "swap <cell>",
-    ("flip",): "flip <cell>", ("action_row",): "action row 1-4", ("action_deck",): "action deck",
-    ("play", "swap-own"): "play swap-own <cell> <cell>", ("play", "double-move"): "play double-move",
+    ("reveal",): "reveal <cell>",
+    ("draw",): "draw",
+    ("take",): "take",
+    ("swap",): "swap <cell>",
+    ("flip",): "flip <cell>",
+    ("action_row",): "action row 1-4",
+    ("action_deck",): "action deck",
+    ("play", "swap-own"): "play swap-own <cell> <cell>",
+    ("play", "double-move"): "play double-move",
     ("play", "draw-three"): "play draw-three",
     ("play", "insight"): "play insight row 1-3 of <player> | play insight column A-D of <player>",
     ("play", "defense"): "play defense",
     ("play", "swap-with-player"): "play swap-with-player <your cell> with <player> <their cell>",
-    ("play", "thief"): "play thief from <player> <card>", ("play", "meteor-shower"): "play meteor-shower",
-    ("discard_action",): "discard action <card>", ("pick",): "pick 1-3 <cell>", ("pick_none",): "pick none",
-    ("meteor",): "meteor <cell>", ("block",): "block", ("allow",): "allow", ("keep",): "keep",
-    ("remove",): "remove", ("decline",): "decline", ("pass",): "pass",
+    ("play", "thief"): "play thief from <player> <card>",
+    ("play", "meteor-shower"): "play meteor-shower",
+    ("discard_action",): "discard action <card>",
+    ("pick",): "pick 1-3 <cell>",
+    ("pick_none",): "pick none",
+    ("meteor",): "meteor <cell>",
+    ("block",): "block",
+    ("allow",): "allow",
+    ("keep",): "keep",
+    ("remove",): "remove",
+    ("decline",): "decline",
+    ("pass",): "pass",
 }
 
 
@@ -73,7 +87,9 @@ def extend_view(game: Any, data: dict[str, Any], seat: int | None) -> None:
         s = p["seat"]
         p["action_cards"] = list(game.hands[s])
         p["star_bonus"] = game.banked[s]
-        p["kept_star_sets"] = [line_label(line, i) for line, i in game.kept[s] if game._whole_star_set(s, [line, i])]
+        p["kept_star_sets"] = [
+            line_label(line, i) for line, i in game.kept[s] if game._whole_star_set(s, [line, i])
+        ]
     private = None
     if seat is not None:
         known = {(t, c): v for t, c, v in game.known[seat]}

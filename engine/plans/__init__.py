@@ -40,8 +40,17 @@ from .grammar import MAX_PLAN_CHARS, parse_plan, read_plan
 from .plan import Branch, Plan, deck_values, validate_plan
 
 __all__ = [
-    "COMMAND_HELP", "CONDITION_HELP", "MAX_PLAN_CHARS", "Branch", "Condition", "Plan", "deck_values",
-    "parse_condition", "parse_plan", "read_plan", "validate_plan",
+    "COMMAND_HELP",
+    "CONDITION_HELP",
+    "MAX_PLAN_CHARS",
+    "Branch",
+    "Condition",
+    "Plan",
+    "deck_values",
+    "parse_condition",
+    "parse_plan",
+    "read_plan",
+    "validate_plan",
 ]
 
 # Two lines for every turn mail and error answer (plain text; the mail layer may wrap them).

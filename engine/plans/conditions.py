@@ -16,13 +16,23 @@ from typing import Any
 from ..errors import MoveParseError
 
 _NUMBER_WORDS = {
-    "zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
-    "seven": "7", "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12",
+    "zero": "0",
+    "one": "1",
+    "two": "2",
+    "three": "3",
+    "four": "4",
+    "five": "5",
+    "six": "6",
+    "seven": "7",
+    "eight": "8",
+    "nine": "9",
+    "ten": "10",
+    "eleven": "11",
+    "twelve": "12",
 }
 _OPERATOR = re.compile(r"(<=|>=|=<|=>|==|!=|<>|[<>=≤≥≠])")
 
-CONDITION_HELP = ("say e.g. 'if 4 or less', 'if 9 or more', 'if 5', 'if between 3 and 6', "
-                  "'if < 3', 'if >= 10'")
+CONDITION_HELP = "say e.g. 'if 4 or less', 'if 9 or more', 'if 5', 'if between 3 and 6', 'if < 3', 'if >= 10'"
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,17 +87,32 @@ _COND_PATTERNS: list[tuple[re.Pattern[str], Any]] = [
     (re.compile(_IS + r"positive"), lambda m: Condition(lo=1)),
     (re.compile(_IS + _N + r" or " + _LESS), lambda m: Condition(hi=int(m[1]))),
     (re.compile(_IS + _N + r" or " + _MORE), lambda m: Condition(lo=int(m[1]))),
-    (re.compile(_IS + r"(?:at most|max|maximum|no more than|not more than|up to) " + _N),
-     lambda m: Condition(hi=int(m[1]))),
-    (re.compile(_IS + r"(?:at least|min|minimum|no less than|not less than) " + _N),
-     lambda m: Condition(lo=int(m[1]))),
+    (
+        re.compile(_IS + r"(?:at most|max|maximum|no more than|not more than|up to) " + _N),
+        lambda m: Condition(hi=int(m[1])),
+    ),
+    (
+        re.compile(_IS + r"(?:at least|min|minimum|no less than|not less than) " + _N),
+        lambda m: Condition(lo=int(m[1])),
+    ),
     (re.compile(r"(?:is )?(?:<=|=<|≤) ?" + _N), lambda m: Condition(hi=int(m[1]))),
     (re.compile(r"(?:is )?(?:>=|=>|≥) ?" + _N), lambda m: Condition(lo=int(m[1]))),
-    (re.compile(r"(?:is )?(?:<|" + _LESS + r" than|below|under) ?" + _N), lambda m: Condition(hi=int(m[1]) - 1)),
-    (re.compile(r"(?:is )?(?:>|" + _MORE + r" than|above|over) ?" + _N), lambda m: Condition(lo=int(m[1]) + 1)),
-    (re.compile(r"(?:is not|isn't|not|!=|<>|≠) ?" + _N), lambda m: Condition(int(m[1]), int(m[1]), negate=True)),
-    (re.compile(r"(?:is |= ?|== ?|equals |is equal to |exactly |is exactly )?(?:a )?" + _N),
-     lambda m: Condition(int(m[1]), int(m[1]))),
+    (
+        re.compile(r"(?:is )?(?:<|" + _LESS + r" than|below|under) ?" + _N),
+        lambda m: Condition(hi=int(m[1]) - 1),
+    ),
+    (
+        re.compile(r"(?:is )?(?:>|" + _MORE + r" than|above|over) ?" + _N),
+        lambda m: Condition(lo=int(m[1]) + 1),
+    ),
+    (
+        re.compile(r"(?:is not|isn't|not|!=|<>|≠) ?" + _N),
+        lambda m: Condition(int(m[1]), int(m[1]), negate=True),
+    ),
+    (
+        re.compile(r"(?:is |= ?|== ?|equals |is equal to |exactly |is exactly )?(?:a )?" + _N),
+        lambda m: Condition(int(m[1]), int(m[1])),
+    ),
     (re.compile(_IS + r"(?:between|from) " + _N + r" (?:and|to) " + _N), lambda m: _range(m[1], m[2])),
     (re.compile(_IS + _N + r" ?(?:to|\.\.|through|thru) ?" + _N), lambda m: _range(m[1], m[2])),
 ]
@@ -125,8 +150,16 @@ def split_words(text: str) -> list[str]:
 
 
 def clean(text: str) -> str:
-    t = (text.replace("\r\n", "\n").replace("\r", "\n").replace("\u2212", "-").replace("\u2013", "-")
-         .replace("\u00a0", " ").replace("\u2264", " <= ").replace("\u2265", " >= ").replace("\u2260", " != "))
+    t = (
+        text.replace("\r\n", "\n")
+        .replace("\r", "\n")
+        .replace("\u2212", "-")
+        .replace("\u2013", "-")
+        .replace("\u00a0", " ")
+        .replace("\u2264", " <= ")
+        .replace("\u2265", " >= ")
+        .replace("\u2260", " != ")
+    )
     t = _OPERATOR.sub(r" \1 ", t)
     # a sentence's final full stop or exclamation mark is not part of a move
     t = re.sub(r"(?<=\w)[.!]+(?=\s|$)", " ", t)

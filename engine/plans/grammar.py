@@ -29,7 +29,11 @@ def _split_keywords(words: list[str]) -> list[list[str]]:
     out: list[list[str]] = [[]]
     for w in words:
         lw = w.lower()
-        if lw in _KEYWORDS and out[-1] and not (lw == "if" and out[-1][-1].lower() == "else" and len(out[-1]) == 1):
+        if (
+            lw in _KEYWORDS
+            and out[-1]
+            and not (lw == "if" and out[-1][-1].lower() == "else" and len(out[-1]) == 1)
+        ):
             out.append([])
         out[-1].append(w)
     return [p for p in out if p]
@@ -132,14 +136,18 @@ def read_plan(game: Game, text: str) -> Plan:
     if not isinstance(text, str):
         raise MoveParseError("a plan must be text")
     if len(text) > MAX_PLAN_CHARS:
-        raise MoveParseError(f"that is too long for one turn ({len(text)} characters; at most {MAX_PLAN_CHARS})")
+        raise MoveParseError(
+            f"that is too long for one turn ({len(text)} characters; at most {MAX_PLAN_CHARS})"
+        )
     seg = _Segmenter(game)
     parts = [split_words(p) for p in _SEPARATORS.split(clean(text))]
     clauses: list[_Clause] = []
     for part in parts:
         for words in _split_keywords(part):
             head = words[0].lower()
-            if head in ("if", "when", "elif") or (head == "else" and len(words) > 1 and words[1].lower() == "if"):
+            if head in ("if", "when", "elif") or (
+                head == "else" and len(words) > 1 and words[1].lower() == "if"
+            ):
                 body = words[2:] if head == "else" else words[1:]
                 clauses.append(_Clause("if", body))
             elif head in ("else", "otherwise"):
@@ -171,14 +179,17 @@ def read_plan(game: Game, text: str) -> Plan:
             if branches:
                 raise MoveParseError(
                     f"{' '.join(c.words)!r} follows the conditions: start it with 'if …' or 'else', "
-                    "or put it before the conditions")
+                    "or put it before the conditions"
+                )
             head_moves.extend(seg.moves(c.words))
             continue
         if seen_else:
             raise MoveParseError("nothing may follow the 'else' part: it must come last")
         if not head_moves:
-            raise MoveParseError("a condition needs a card to test: start with 'draw', e.g. "
-                                 "'draw: if 4 or less swap B2, else flip C3'")
+            raise MoveParseError(
+                "a condition needs a card to test: start with 'draw', e.g. "
+                "'draw: if 4 or less swap B2, else flip C3'"
+            )
         if c.kind == "else":
             if not branches:
                 raise MoveParseError("'else' without an 'if' before it")
@@ -199,7 +210,9 @@ def read_plan(game: Game, text: str) -> Plan:
 def _if_branch(seg: _Segmenter, words: list[str]) -> Branch:
     lower = [w.lower() for w in words]
     if not words:
-        raise MoveParseError(f"'if' needs a condition and a move, e.g. 'if 4 or less swap B2'; {CONDITION_HELP}")
+        raise MoveParseError(
+            f"'if' needs a condition and a move, e.g. 'if 4 or less swap B2'; {CONDITION_HELP}"
+        )
     found: list[Branch] = []
     last_error: MoveParseError | None = None
     for k in range(1, len(words) + 1):
@@ -210,8 +223,9 @@ def _if_branch(seg: _Segmenter, words: list[str]) -> Branch:
         if rest and rest[0].lower() in ("then", "do"):
             rest = rest[1:]
         if not rest:
-            last_error = MoveParseError(f"'if {' '.join(words)}' needs a move after the condition, "
-                                        "e.g. 'if 4 or less swap B2'")
+            last_error = MoveParseError(
+                f"'if {' '.join(words)}' needs a move after the condition, e.g. 'if 4 or less swap B2'"
+            )
             continue
         try:
             found.append(Branch(cond, seg.moves(rest)))
@@ -220,8 +234,10 @@ def _if_branch(seg: _Segmenter, words: list[str]) -> Branch:
     if len(found) == 1:
         return found[0]
     if len(found) > 1:
-        raise MoveParseError(f"'if {' '.join(words)}' can be read in more than one way: "
-                             "put 'then' between the condition and the move")
+        raise MoveParseError(
+            f"'if {' '.join(words)}' can be read in more than one way: "
+            "put 'then' between the condition and the move"
+        )
     if last_error is not None:
         raise last_error
     raise MoveParseError(f"I don't understand the condition in 'if {' '.join(words)}': {CONDITION_HELP}")

@@ -67,7 +67,9 @@ class Plan:
             if b.condition is None or b.condition.matches(card):
                 return b
         # validate_plan guarantees coverage of the deck (and the card is not named: no peeking)
-        raise IllegalMove("your plan does not say what to do with every card you may draw: add an 'else' part")
+        raise IllegalMove(
+            "your plan does not say what to do with every card you may draw: add an 'else' part"
+        )
 
     def apply(self, game: Game, seat: int) -> list[tuple[Any, list[dict[str, Any]]]]:
         """Play the plan for `seat` on `game` in place; return [(move, events)] in order (events
@@ -102,8 +104,15 @@ def _owes(game: Game, seat: int) -> bool:
 
 def _play_step(game: Game, seat: int, i: int, move: Any, label: str = "") -> list[dict[str, Any]]:
     if not _owes(game, seat):
-        raise IllegalMove(label + _step(i, move, "you have no decision to make at this point"
-                                        + (" (the game is over)" if game.is_over else "")))
+        raise IllegalMove(
+            label
+            + _step(
+                i,
+                move,
+                "you have no decision to make at this point"
+                + (" (the game is over)" if game.is_over else ""),
+            )
+        )
     try:
         return game.play(seat, move)
     except EngineError as e:
@@ -137,17 +146,20 @@ def deck_values(game: Game) -> list[Any]:
     return sorted(v for v in out if isinstance(v, int)) + sorted(v for v in out if not isinstance(v, int))
 
 
-
 def check_branches(game: Game, plan: Plan) -> None:
     if plan.moves[-1].text().lower() != "draw":
-        raise MoveParseError("conditions test the card you draw, so they must follow 'draw', e.g. "
-                             "'draw: if 4 or less swap B2, else flip C3'")
+        raise MoveParseError(
+            "conditions test the card you draw, so they must follow 'draw', e.g. "
+            "'draw: if 4 or less swap B2, else flip C3'"
+        )
     values = deck_values(game)
     left = list(values)
     for b in plan.branches:
         if b.condition is None:
             if not left:
-                raise MoveParseError("the 'else' part can never apply: the conditions before it cover every card")
+                raise MoveParseError(
+                    "the 'else' part can never apply: the conditions before it cover every card"
+                )
             left = []
             continue
         matched = [v for v in values if b.condition.matches(v)]
@@ -155,8 +167,10 @@ def check_branches(game: Game, plan: Plan) -> None:
             raise MoveParseError(f"no card is {b.condition.text()} (cards go from {_span(values)})")
         fresh = [v for v in left if b.condition.matches(v)]
         if not fresh:
-            raise MoveParseError(f"'if {b.condition.text()}' can never apply: the conditions before it "
-                                 "already cover those cards")
+            raise MoveParseError(
+                f"'if {b.condition.text()}' can never apply: the conditions before it "
+                "already cover those cards"
+            )
         left = [v for v in left if v not in fresh]
     if left:
         raise MoveParseError(f"what if you draw {_list(left)}? add an 'else' part, e.g. ', else flip C3'")
@@ -208,15 +222,26 @@ def validate_plan(game: Game, seat: int, plan: Plan) -> None:
         _validate_steps(_copy(trial), seat, b.moves, start, label, prev)
 
 
-def _validate_steps(game: Game, seat: int, moves: Sequence[Any], start: int, label: str,
-                    prev: tuple[Any, bool] | None) -> tuple[Any, bool] | None:
+def _validate_steps(
+    game: Game, seat: int, moves: Sequence[Any], start: int, label: str, prev: tuple[Any, bool] | None
+) -> tuple[Any, bool] | None:
     """Play `moves` in order; `prev` is (last move, it turned up hidden information)."""
     for i, move in enumerate(moves, start):
-        if prev is not None and prev[1] and not (
-                game.variant == "classic" and _is_reveal(prev[0]) and _is_reveal(move)):
-            raise IllegalMove(label + _step(i, move, f"your reply must end with '{prev[0].text()}': it turns up a "
-                                            "card, and what may follow depends on it. Send the next moves in "
-                                            "another reply, after you have seen the result"))
+        if (
+            prev is not None
+            and prev[1]
+            and not (game.variant == "classic" and _is_reveal(prev[0]) and _is_reveal(move))
+        ):
+            raise IllegalMove(
+                label
+                + _step(
+                    i,
+                    move,
+                    f"your reply must end with '{prev[0].text()}': it turns up a "
+                    "card, and what may follow depends on it. Send the next moves in "
+                    "another reply, after you have seen the result",
+                )
+            )
         before = _secrets(game, seat)
         _play_step(game, seat, i, move, label)
         prev = (move, _uncovers(before, _secrets(game, seat)))
@@ -235,7 +260,9 @@ def _secrets(game: Game, seat: int) -> tuple[frozenset[tuple[int, str]], bool]:
     return down, bool(held and held.get("seat") == seat and held.get("source") == "draw")
 
 
-def _uncovers(before: tuple[frozenset[tuple[int, str]], bool], after: tuple[frozenset[tuple[int, str]], bool]) -> bool:
+def _uncovers(
+    before: tuple[frozenset[tuple[int, str]], bool], after: tuple[frozenset[tuple[int, str]], bool]
+) -> bool:
     """A step uncovers hidden information when a face-down cell stops being face-down, or a drawn
     card (unseen when the reply was written) leaves the hand."""
     return bool(before[0] - after[0]) or (before[1] and not after[1])

@@ -74,7 +74,9 @@ def test_record_errors_name_the_move() -> None:
     with pytest.raises(engine.RecordError, match="header"):
         engine.replay(dict(rec, players=["solo"]))
     with pytest.raises(engine.RecordError, match="deck"):
-        engine.replay(dict(rec, rounds=[{"deal": {"grids": [[1] * 12, [1] * 12, [1] * 12], "discard": 1, "draw": []}}]))
+        engine.replay(
+            dict(rec, rounds=[{"deal": {"grids": [[1] * 12, [1] * 12, [1] * 12], "discard": 1, "draw": []}}])
+        )
 
 
 def test_c2_a_record_with_equal_player_names_is_refused() -> None:
@@ -83,18 +85,23 @@ def test_c2_a_record_with_equal_player_names_is_refused() -> None:
         engine.replay(dict(rec, players=["Ann", "Bo", "ann"]))
 
 
-@pytest.mark.parametrize("change,needle", [
-    ({"options": [1]}, "options must be an object"),
-    ({"options": True}, "options must be an object"),
-    ({"variant": ["classic"]}, "unknown variant"),
-    ({"seed": {"x": 1}}, "'seed' must be text"),
-    ({"seed": 12345}, "'seed' must be text"),
-    ({"rounds": [{"seed": 7}]}, "round 1: its 'seed' must be text"),
-    ({"rounds": [{"seed": "a"}, {"seed": [1]}]}, "round 2: its 'seed' must be text"),
-    ({"rounds": [{"deal": [1, 2]}]}, "round 1: its 'deal' must be an object"),
-    ({"rounds": [7]}, "'rounds' must be a list of objects"),
-])
-def test_c3_malformed_record_headers_and_rounds_are_record_errors(change: dict[str, Any], needle: str) -> None:
+@pytest.mark.parametrize(
+    "change,needle",
+    [
+        ({"options": [1]}, "options must be an object"),
+        ({"options": True}, "options must be an object"),
+        ({"variant": ["classic"]}, "unknown variant"),
+        ({"seed": {"x": 1}}, "'seed' must be text"),
+        ({"seed": 12345}, "'seed' must be text"),
+        ({"rounds": [{"seed": 7}]}, "round 1: its 'seed' must be text"),
+        ({"rounds": [{"seed": "a"}, {"seed": [1]}]}, "round 2: its 'seed' must be text"),
+        ({"rounds": [{"deal": [1, 2]}]}, "round 1: its 'deal' must be an object"),
+        ({"rounds": [7]}, "'rounds' must be a list of objects"),
+    ],
+)
+def test_c3_malformed_record_headers_and_rounds_are_record_errors(
+    change: dict[str, Any], needle: str
+) -> None:
     """Issue 16: these used to crash with AttributeError / TypeError or were accepted."""
     rec = _finished(4).record()
     with pytest.raises(engine.RecordError, match=needle):
@@ -106,8 +113,11 @@ def test_c3_deal_errors_name_the_round_and_the_cards() -> None:
     deal["draw"][deal["draw"].index(12)] = 5  # one 12 replaced by an 11th 5
     rec = {"players": ["Ann", "Bo"], "seed": "s", "rounds": [{"seed": "r1"}, {"deal": deal}], "moves": []}
     engine.replay(rec)  # round 2's deal is only checked when round 2 is dealt
-    with pytest.raises(engine.RecordError, match=r"round 1: the deal does not use exactly the classic deck "
-                                                 r"\(too many: 5; missing: 12\)"):
+    with pytest.raises(
+        engine.RecordError,
+        match=r"round 1: the deal does not use exactly the classic deck "
+        r"\(too many: 5; missing: 12\)",
+    ):
         engine.replay(dict(rec, rounds=[{"deal": deal}]))
     deal["grids"][1][0] = "x"
     with pytest.raises(engine.RecordError, match="round 1: 'x' in the deal is not a card"):
@@ -149,14 +159,21 @@ def test_cli_replay_prints_rounds_and_winner(tmp_path: Path, capsys: pytest.Capt
     assert json.loads(capsys.readouterr().out)["state"] == g.to_json()
 
 
-@pytest.mark.parametrize("content,needle", [
-    ("{not json", "not JSON"),
-    (json.dumps({"players": ["a", "b"], "seed": "1", "moves": ["0: reveal A1", "0: reveal A1"]}), "move 2"),
-    (json.dumps({"players": ["a"], "moves": []}), "2 to 8 players"),
-    (json.dumps([1, 2]), "JSON object"),
-])
-def test_cli_replay_bad_record_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str,
-                                        needle: str) -> None:
+@pytest.mark.parametrize(
+    "content,needle",
+    [
+        ("{not json", "not JSON"),
+        (
+            json.dumps({"players": ["a", "b"], "seed": "1", "moves": ["0: reveal A1", "0: reveal A1"]}),
+            "move 2",
+        ),
+        (json.dumps({"players": ["a"], "moves": []}), "2 to 8 players"),
+        (json.dumps([1, 2]), "JSON object"),
+    ],
+)
+def test_cli_replay_bad_record_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, needle: str
+) -> None:
     path = tmp_path / "bad.json"
     path.write_text(content)
     assert main(["replay", str(path)]) == 2
@@ -191,8 +208,10 @@ _JSON = st.recursive(
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
     max_leaves=12,
 )
-_VALID = {variant: engine.record(random_mid_game(variant, 2, seed=7, rng_seed=1, moves=40))
-          for variant in ("classic", "action")}
+_VALID = {
+    variant: engine.record(random_mid_game(variant, 2, seed=7, rng_seed=1, moves=40))
+    for variant in ("classic", "action")
+}
 _DEAL = make_deal([grid("5 6 7 8 / 9 10 11 12 / 0 1 2 3"), grid("4 4 4 4 / 3 3 3 3 / 2 2 2 2")], 0)
 
 
@@ -207,8 +226,13 @@ def _malformed_record(draw: st.DrawFn) -> Any:
     if where == "whole":
         return value
     if where == "header":
-        rec[draw(st.sampled_from(["format", "schema", "variant", "players", "options", "seed", "rounds",
-                                  "moves"]))] = value
+        rec[
+            draw(
+                st.sampled_from(
+                    ["format", "schema", "variant", "players", "options", "seed", "rounds", "moves"]
+                )
+            )
+        ] = value
     elif where == "round":
         rec["rounds"][0] = {draw(st.sampled_from(["seed", "deal", "other"])): value}
     elif where == "deal" and "deal" in rec["rounds"][0]:
