@@ -82,11 +82,17 @@ def create_app(config: dict | None = None) -> Flask:
             raise RuntimeError("SECRET_KEY must be set outside development (it also signs every link)")
         app.config["SECRET_KEY"] = _dev_secret(app.instance_path)
 
+    from service.clock import scheduler
+    from service.play import reply_service, timeouts
     from service.store import db
     from service.web import errors, ratelimit
     from service.web import routes as web
 
     db.init_app(app)
+    # what the clock's sweep calls (bot moves through the move path, reminders, digests), and the
+    # reply mailbox's poll that runs after it (the clock imports nothing of play/)
+    app.extensions.setdefault(scheduler.HANDLERS_KEY, timeouts.ServiceClockHandlers())
+    app.extensions.setdefault(scheduler.REPLY_POLLER_KEY, reply_service.poll_imap_once)
     csrf.init_app(app)
 
     @app.before_request

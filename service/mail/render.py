@@ -42,7 +42,7 @@ def command_help() -> list[str]:
 
 def clock_lines(data: dict) -> dict:
     """`clock_context`'s data as the lines the templates show (needs the mail's translations)."""
-    from service.play import clock_service
+    from service.clock import text as clock_service
 
     return {"deadline_text": clock_service.own_line(data["mine"]),
             "clock_notes": clock_service.others_lines(data["others"], data["tz"])
