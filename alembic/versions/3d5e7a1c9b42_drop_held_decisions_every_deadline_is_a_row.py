@@ -79,8 +79,9 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     """Downgrade schema: the columns come back empty; every decision stays a row (`clock_rows` true:
-    the table may hold open rows of the game, which is what the held-decision code expects)."""
-    with op.batch_alter_table('game', schema=None) as batch_op:
+    the table may hold open rows of the game, which is what the held-decision code expects). With
+    ALTER TABLE on SQLite too (no copy of `game`: seats and moves refer to it)."""
+    with op.batch_alter_table('game', schema=None, recreate='never') as batch_op:
         batch_op.add_column(sa.Column('clock_held', sa.JSON(), nullable=True))
         batch_op.add_column(sa.Column('clock_next_at', sa.DateTime(), nullable=True))
         batch_op.add_column(sa.Column('clock_rows', sa.Boolean(), server_default=sa.text('true'), nullable=False))
