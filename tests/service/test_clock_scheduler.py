@@ -10,8 +10,8 @@ from datetime import timedelta
 
 import pytest
 
-from service.clock import core as clock
 from service import cli_service
+from service.clock import core as clock
 from service.clock import scheduler
 from service.clock.core import ClockSettings
 from tests.service.test_clock_support import RecordingHandlers, setup_db
