@@ -151,6 +151,9 @@ def _write(s: Session, game: GameRow, seat: SeatRow, before: int, new: engine.Ga
                       .values(state=state, version=new.version, updated_at=now,
                               status="finished" if new.is_over else "active"))
     if saved.rowcount != 1:
+        # nothing was written; the session's copy of the game took the values it meant to write
+        # (the ORM synchronizes the objects it holds): read it again when it is next used
+        s.expire(game)
         raise Conflict(_("Somebody else moved at the same moment. Here is the current board."),
                        game=game, seat=seat)
     s.execute(insert(MoveRow), [

@@ -141,8 +141,14 @@ def test_game_moved_on_between_read_and_write_writes_nothing(app, monkeypatch):
 
     monkeypatch.setattr(moves, "_write", other_seat_first)
     with app.app_context():
-        with pytest.raises(usecases.Conflict, match="at the same moment"), db.transaction(write=True) as s:
-            usecases.play(s, seat_tokens[0], slug0, 0, form_game=game_id, form_seat=0)
+        with db.transaction(write=True) as s:
+            seat, game = usecases.seat_by_token(s, seat_tokens[0])
+            with pytest.raises(usecases.Conflict, match="at the same moment"):
+                usecases.play(s, seat_tokens[0], slug0, 0, form_game=game_id, form_seat=0)
+            # the session's game is the one in the database, not what the refused move meant to write
+            # (a reply mail's answer is written from it in the same transaction)
+            committed = state_of(app, game_id)
+            assert (game.version, game.state) == (committed["version"], committed["state"])
         after = state_of(app, game_id)
         assert after["version"] == 1 and [m[1] for m in after["moves"]] == [1]
         monkeypatch.setattr(moves, "_write", real)
