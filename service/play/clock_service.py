@@ -25,6 +25,7 @@ from service.clock import core as clock
 from service.clock.core import ClockSettings
 from service.clock.text import (
     clock_entry,
+    local_text,
     others_entries,
     others_lines,
     own_line,
@@ -32,6 +33,7 @@ from service.clock.text import (
     rules_of,
     viewer_zone,
 )
+from service.play.lookups import seats_of
 from service.store.clock_models import Deadline
 from service.store.models import GameRow, SeatRow
 
@@ -142,6 +144,31 @@ def rules_text(game: GameRow) -> str:
     """The game's clock in one sentence (board and turn mails): time per decision, reminders, what
     happens when time runs out."""
     return rules_line(**rules_of(game))
+
+
+def board_clock(s: Session | None, game: GameRow, seat: SeatRow | None, now: datetime | None = None) -> dict:
+    """The clock on the board page, in the viewer's zone: the viewer's deadline, the others' state
+    (vacation, bot play, deadlines), the vacation form's numbers, whom the host may play for now
+    (`s` may be None when the game is not running: then there is nothing to show)."""
+    out = {"deadline_text": None, "clock_notes": [], "vacation": None, "play_now": []}
+    if game.status != "active" or s is None:
+        return out
+    now = now or clock.utcnow()
+    status = board_status_of(s, game, now)
+    seats = seats_of(s, game.id)
+    out["clock_notes"] = others_notes(s, game, seats, seat, status=status) + [rules_text(game)]
+    if seat is None:
+        return out
+    out["deadline_text"] = deadline_text(s, game, seat, status=status)
+    sc = clock.seat_clock(s, game.id, seat.seat)
+    left_days = int(clock.vacation_left(sc, now).total_seconds() // 86400)
+    away = sc.vacation_until if sc is not None and sc.vacation_until and sc.vacation_until > now else None
+    out["vacation"] = {"until": local_text(away, viewer_zone(status, seat)) if away else None,
+                       "left_days": left_days}
+    if seat.is_host and game.timeout_policy == "wait":
+        out["play_now"] = [{"seat": r.seat, "name": r.name} for r in seats
+                           if r.seat is not None and r.seat != seat.seat and status.get(r.seat, {}).get("deadlines")]
+    return out
 
 
 def timeout_notes(s: Session, game: GameRow, seats: list[SeatRow], mover: int) -> tuple[str, str | None, bool]:

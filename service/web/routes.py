@@ -6,8 +6,6 @@ from flask import Blueprint, abort, current_app, flash, render_template, request
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 
-from service.clock import core as clock
-from service.clock import text as clock_text
 from service.clock.zones import zone_choices
 from service.mail import outbox
 from service.play import clock_service, usecases
@@ -107,29 +105,11 @@ def _board_context(game: GameRow, seat: SeatRow | None, token: str | None, view:
 
 
 def _clock_board(game: GameRow, seat: SeatRow | None) -> dict:
-    """The clock on the board page, in the viewer's zone: the viewer's deadline, the others' state
-    (vacation, bot play, deadlines), the vacation form's numbers, whom the host may play for now."""
-    out = {"deadline_text": None, "clock_notes": [], "vacation": None, "play_now": []}
+    """The clock on the board page (`clock_service.board_clock`), in its own read transaction."""
     if game.status != "active":
-        return out
+        return clock_service.board_clock(None, game, seat)
     with transaction() as s:
-        status = clock_service.board_status_of(s, game)
-        seats = usecases.seats_of(s, game.id)
-        out["clock_notes"] = clock_service.others_notes(s, game, seats, seat, status=status) + [
-            clock_service.rules_text(game)]
-        if seat is None:
-            return out
-        out["deadline_text"] = clock_service.deadline_text(s, game, seat, status=status)
-        sc = clock.seat_clock(s, game.id, seat.seat)
-        now = clock.utcnow()
-        left_days = int(clock.vacation_left(sc, now).total_seconds() // 86400)
-        away = sc.vacation_until if sc is not None and sc.vacation_until and sc.vacation_until > now else None
-        out["vacation"] = {"until": clock_text.local_text(away, clock_text.viewer_zone(status, seat))
-                           if away else None, "left_days": left_days}
-        if seat.is_host and game.timeout_policy == "wait":
-            out["play_now"] = [{"seat": r.seat, "name": r.name} for r in seats
-                               if r.seat is not None and r.seat != seat.seat and status.get(r.seat, {}).get("deadlines")]
-    return out
+        return clock_service.board_clock(s, game, seat)
 
 
 def _seat_page(token: str, *, message: str | None = None, status: int = 200, highlight=(),
