@@ -85,6 +85,8 @@ def create_app(config: dict | None = None) -> Flask:
     elif not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _dev_secret(app.instance_path)
 
+    from service.clock import scheduler
+    from service.play import reply_service, timeouts
     from service.store import db
     from service.web import errors, headers, ratelimit
     from service.web import routes as web
@@ -92,6 +94,10 @@ def create_app(config: dict | None = None) -> Flask:
 
     app.logger.addFilter(RedactTokens())  # the error log names the request path
     db.init_app(app)
+    # what the clock's sweep calls (bot moves through the move path, reminders, digests), and the
+    # reply mailbox's poll that runs after it (the clock imports nothing of play/)
+    app.extensions.setdefault(scheduler.HANDLERS_KEY, timeouts.ServiceClockHandlers())
+    app.extensions.setdefault(scheduler.REPLY_POLLER_KEY, reply_service.poll_imap_once)
     csrf.init_app(app)
     ratelimit.init_app(app)
     babel.init_app(app)

@@ -62,8 +62,6 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, aliased
 from sqlmodel import Field, SQLModel
 
-from service.store.direct import direct
-
 log = logging.getLogger(__name__)
 
 __all__ = [
@@ -424,7 +422,7 @@ def flush_mails(session: Session) -> None:
     """Write the mails `insert_mail` holds for this session's transaction now."""
     pending = session.info.pop(_PENDING, None)
     if pending:
-        direct(session.connection(), _INSERT_MAILS, pending)
+        session.connection().execute(_INSERT_MAILS, pending)
 
 
 _INSERT_MAILS = insert(OutboxMail.__table__).inline()  # no RETURNING: nothing reads the new ids
@@ -762,16 +760,8 @@ def _claimable(now: datetime, token: str):
 
 
 def _writers(session: Session):
-    """On a SQLite file: the service's writer queue (`service.store.db.WriterQueue`), so the sender's
-    short write transactions take turns with the moves instead of sleeping in SQLite's busy handler
-    (where a steady stream of moves starves them). A no-op context elsewhere."""
-    bind = session.get_bind()
-    if bind.dialect.name != "sqlite":
-        return contextlib.nullcontext()
-    from service.store.db import writer_queue_for
-
-    queue = writer_queue_for(bind.url.render_as_string(hide_password=False))
-    return queue.hold() if queue is not None else contextlib.nullcontext()
+    """(The writer queue is gone: SQLite writers wait in BEGIN IMMEDIATE's busy timeout.)"""
+    return contextlib.nullcontext()
 
 
 def _write(session: Session, statement):

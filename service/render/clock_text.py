@@ -12,7 +12,7 @@ from datetime import datetime
 
 from flask_babel import gettext as _
 
-from service.clock.core import to_local
+from service.clock.zones import to_local
 
 
 def local_text(t: datetime, tz: str | None) -> str:
