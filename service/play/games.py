@@ -119,15 +119,16 @@ def deal(s: Session, game: GameRow, seats: list[SeatRow]) -> engine.Game:
     return g
 
 
-def accept(s: Session, token: str, tz: str | None = None) -> tuple[SeatRow, GameRow]:
-    """`tz`: the player's time zone (IANA name; None = the host's)."""
+def accept(s: Session, token: str, tz: str | None = None) -> tuple[SeatRow, GameRow, bool]:
+    """`tz`: the player's time zone (IANA name; None = the host's). Returns the seat, the game and
+    whether the seat had accepted already (a double click: nothing is done twice)."""
     if tz is not None and not clock.valid_zone(tz):
         raise Invalid(_("Unknown time zone."))
-    seat, game = seat_by_token(s, token)
+    seat, game = seat_by_token(s, token, lock=True)
+    if seat.status == "accepted":  # also once the game was dealt: a double click is no conflict
+        return seat, game, True
     if game.status != "inviting":
         raise Conflict(_("This game is no longer waiting for answers."))
-    if seat.status == "accepted":
-        return seat, game
     if seat.status == "declined":
         raise Conflict(_("You already declined this invitation."))
     seat.status = "accepted"
@@ -136,11 +137,11 @@ def accept(s: Session, token: str, tz: str | None = None) -> tuple[SeatRow, Game
     host = next(r for r in seats if r.is_host)
     mails.notice(s, game, host, _("%(name)s accepted the invitation.", name=seat.name))
     _check_deal(s, game, seats)
-    return seat, game
+    return seat, game, False
 
 
 def decline(s: Session, token: str) -> tuple[SeatRow, GameRow]:
-    seat, game = seat_by_token(s, token)
+    seat, game = seat_by_token(s, token, lock=True)
     if game.status != "inviting":
         raise Conflict(_("This game is no longer waiting for answers."))
     if seat.is_host:
@@ -156,7 +157,7 @@ def decline(s: Session, token: str) -> tuple[SeatRow, GameRow]:
 
 
 def cancel(s: Session, token: str) -> GameRow:
-    seat, game = seat_by_token(s, token)
+    seat, game = seat_by_token(s, token, lock=True)
     if not seat.is_host:
         raise Forbidden(_("Only the host can cancel the game."))
     if game.status != "inviting":
@@ -181,7 +182,7 @@ def export_record(s: Session, game_id: str) -> dict:
 
 def rematch(s: Session, token: str) -> tuple[GameRow, str]:
     """New game, same players and options, the asker is host; idempotent per finished game."""
-    seat, game = seat_by_token(s, token)
+    seat, game = seat_by_token(s, token, lock=True)
     if game.status != "finished":
         raise Conflict(_("A rematch can be started once the game is over."))
     seats = [r for r in seats_of(s, game.id) if r.status == "accepted"]

@@ -20,6 +20,17 @@ _SEATS_OF_TOKEN = (select(SeatRow, GameRow).join(GameRow, GameRow.id == SeatRow.
                    .where(SeatRow.game_id == select(SeatRow.game_id)
                           .where(SeatRow.token_hash == bindparam("token_hash")).scalar_subquery())
                    .order_by(SeatRow.position))
+# Every state-changing use case outside the move path (accept, decline, cancel, rematch, settings)
+# first locks the game row its token belongs to: on PostgreSQL two requests would otherwise both
+# read "not yet accepted" / "no rematch yet" and both write (a game dealt twice, two rematches). The
+# seats and the game are then read after the lock, so what a use case decides on is what it writes
+# on. (SQLite: the write transaction's BEGIN IMMEDIATE already lets one writer in at a time, and
+# FOR UPDATE is left out of its SQL.) The move path needs no lock: its UPDATE is conditional on the
+# version.
+_LOCK_GAME_OF_TOKEN = (select(GameRow.id)
+                       .where(GameRow.id == select(SeatRow.game_id)
+                              .where(SeatRow.token_hash == bindparam("token_hash")).scalar_subquery())
+                       .with_for_update())
 _SEATS_OF_GAME = select(SeatRow).where(SeatRow.game_id == bindparam("game_id")).order_by(SeatRow.position)
 _SEAT_AT = select(SeatRow).where(SeatRow.game_id == bindparam("game_id"), SeatRow.seat == bindparam("seat"))
 _EVENTS = select(MoveRow.events).where(MoveRow.game_id == bindparam("game_id")).order_by(MoveRow.number)
@@ -32,12 +43,15 @@ def _forget_seats(session: Session, transaction) -> None:
         session.info.pop("seats_of", None)
 
 
-def seat_by_token(s: Session, token: str) -> tuple[SeatRow, GameRow]:
+def seat_by_token(s: Session, token: str, *, lock: bool = False) -> tuple[SeatRow, GameRow]:
     """The seat a link token belongs to and its game, in one query that brings all the game's seats
-    too: `seats_of` answers from them for the rest of the transaction."""
+    too: `seats_of` answers from them for the rest of the transaction. `lock=True`: the game row
+    is locked first (`_LOCK_GAME_OF_TOKEN`), for a use case that changes the game or its seats."""
     if not tokens.looks_like_token(token):
         raise NotFound(_("This link is not valid. It may have been replaced by a newer one."))
     token_hash = tokens.hash_token(token)
+    if lock:
+        s.exec(_LOCK_GAME_OF_TOKEN, params={"token_hash": token_hash}).all()
     rows = s.exec(_SEATS_OF_TOKEN, params={"token_hash": token_hash}).all()
     seats = [seat for seat, _game in rows]
     seat = next((r for r in seats if r.token_hash == token_hash), None)

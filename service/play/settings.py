@@ -20,7 +20,7 @@ from service.store.models import GameRow, SeatRow
 
 
 def rotate_token(s: Session, token: str) -> tuple[SeatRow, str]:
-    seat, game = seat_by_token(s, token)
+    seat, game = seat_by_token(s, token, lock=True)
     seat.token_salt = tokens.new_salt()
     new = tokens.seat_token(seat.token_salt)
     seat.token_hash = tokens.hash_token(new)
@@ -32,7 +32,7 @@ def rotate_token(s: Session, token: str) -> tuple[SeatRow, str]:
 def set_mail_pref(s: Session, token: str, pref: str) -> SeatRow:
     if pref not in {"every", "digest", "off"}:
         raise Invalid(_("Unknown mail preference."))
-    seat, game = seat_by_token(s, token)
+    seat, game = seat_by_token(s, token, lock=True)
     seat.mail_pref = pref
     clock_service.player_acted(s, game, seat)
     mirror_mail_pref(s, game, seat)
@@ -55,7 +55,7 @@ def mail_my_links(s: Session, email: str) -> int:
 
 
 def _owned(s: Session, token: str) -> tuple[SeatRow, GameRow]:
-    seat, game = seat_by_token(s, token)
+    seat, game = seat_by_token(s, token, lock=True)
     if game.status != "active" or seat.seat is None:
         raise Conflict(_("This is only possible while the game is running."), game=game, seat=seat)
     return seat, game
@@ -110,7 +110,7 @@ def mirror_mail_pref(s: Session, game: GameRow, seat: SeatRow, now: datetime | N
 def unsubscribe(s: Session, token: str) -> SeatRow:
     """RFC 8058 one-click unsubscribe (posted by the mail client, not the player: it does not count
     as the player acting): no more mails for this game, no reminders or digests either."""
-    seat, game = seat_by_token(s, token)
+    seat, game = seat_by_token(s, token, lock=True)
     seat.mail_pref = "off"
     mirror_mail_pref(s, game, seat)
     return seat

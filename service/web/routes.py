@@ -249,9 +249,12 @@ def play_now(token: str):
 def accept(token: str):
     tz = (request.form.get("tz") or "").strip() or None
     with transaction(write=True) as s:
-        _seat, game = usecases.accept(s, token, tz=tz)
-    flash(_("You are in! The cards are dealt as soon as everybody has answered.")
-          if game.status == "inviting" else _("You are in!"))
+        _seat, game, already = usecases.accept(s, token, tz=tz)
+    if already:
+        flash(_("You already accepted this invitation."))
+    else:
+        flash(_("You are in! The cards are dealt as soon as everybody has answered.")
+              if game.status == "inviting" else _("You are in!"))
     return _see_other(render.seat_path(token))
 
 
