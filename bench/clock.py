@@ -10,12 +10,11 @@
    turns: medians over `--idle-runs` sweeps each and their ratio (target <= 1.2: due rows are found
    through the partial index, not by scanning);
 3. the sweep of `--due` rows again with `--parallel` worker processes;
-4. the clock's full path of a move (what `clock_service.moved` runs in a move's transaction when
-   the move cannot hold its decision on the game row: `seat_states`, `note_player_acted`,
-   `schedule_decisions`, `board_status`) over `--moves` moves of 2-player games played by the
-   engine's bot: median ms per move and SQL statements per move (target <= 0.4 ms on SQLite; 4
-   statements for the common move). A routine move in play holds its decision instead and runs no
-   clock statement at all (`clock_service`, "held decisions"; its cost is in bench/service.py).
+4. the clock's part of a move (what `clock_service.moved` runs in every move's transaction:
+   `game_clock`, `note_player_acted`, `schedule_decisions`, `board_status`) over `--moves` moves of
+   2-player games played by the engine's bot: median ms per move and SQL statements per move
+   (target <= 0.4 ms on SQLite; 3 statements for the common move: one SELECT of the seat clocks and
+   open rows, one UPDATE closing the made decision's row, one INSERT of the new one).
 
 Rows are generated inside the database (`generate_series` / a recursive CTE), so inserting a
 million takes seconds. PostgreSQL: BENCH_POSTGRES_URL or TEST_POSTGRES_URL (default
@@ -197,10 +196,11 @@ def move_path(eng, moves: int) -> dict:
                 s.connection()  # the move's transaction has begun long before the clock's calls
                 counting["on"], counting["n"] = True, 0
                 t = time.perf_counter()
-                clocks = clock.seat_states(s, game_id)
-                clock.note_player_acted(s, game_id, seat, now, clocks=clocks)
+                clocks, open_rows = clock.game_clock(s, game_id)
+                if clock.note_player_acted(s, game_id, seat, now, clocks=clocks):
+                    open_rows = None
                 rows = clock.schedule_decisions(s, game_id, g.pending(), g.version, now, settings,
-                                                acted_seats=(seat,), clocks=clocks)
+                                                acted_seats=(seat,), clocks=clocks, open_rows=open_rows)
                 clock.board_status(s, game_id, now, clocks=clocks, open_rows=rows)
                 times.append(time.perf_counter() - t)
                 counting["on"] = False

@@ -12,13 +12,38 @@ from .errors import EngineError, IllegalMove, MoveParseError, OptionError, Recor
 from .game import Game, Pending
 from .moves import CELL_NAMES, Move, parse_cell, parse_move
 from .options import OPTION_HELP, defaults, option_table, validate_options
+from .repetition import RepeatedPosition, RepetitionGuard
 from .view import describe, spectator_view, view
 
 __all__ = [
-    "CELL_NAMES", "OPTION_HELP", "EngineError", "Game", "IllegalMove", "Move", "MoveParseError",
-    "OptionError", "Pending", "RecordError", "StateError", "apply_move", "bot_move", "copy_game",
-    "defaults", "describe", "new_game", "option_table", "parse_cell", "parse_move", "play_out",
-    "record", "replay", "spectator_view", "validate_options", "view",
+    "CELL_NAMES",
+    "OPTION_HELP",
+    "EngineError",
+    "Game",
+    "IllegalMove",
+    "Move",
+    "MoveParseError",
+    "OptionError",
+    "Pending",
+    "RecordError",
+    "RepeatedPosition",
+    "RepetitionGuard",
+    "StateError",
+    "apply_move",
+    "bot_move",
+    "copy_game",
+    "defaults",
+    "describe",
+    "new_game",
+    "option_table",
+    "parse_cell",
+    "parse_move",
+    "play_out",
+    "record",
+    "replay",
+    "spectator_view",
+    "validate_options",
+    "view",
 ]
 
 from . import action as _action  # noqa: E402,F401  registers the SKYJO Action variant

@@ -13,13 +13,20 @@ from .record import replay as _replay
 from .view import with_text
 
 
-def new_game(players: list[str], variant: str = "classic", options: dict[str, Any] | None = None,
-             seed: str | int | None = None, deals: list[dict[str, Any]] | None = None) -> Game:
+def new_game(
+    players: list[str],
+    variant: str = "classic",
+    options: dict[str, Any] | None = None,
+    seed: str | int | None = None,
+    deals: list[dict[str, Any]] | None = None,
+) -> Game:
     """A new game in the opening reveal of round 1. `seed=None` draws a secret seed (CSPRNG);
     `deals` are per-round specs from a record ({"seed": ...} or {"deal": {...}})."""
-    cls = _state.GAME_CLASSES.get(variant)
+    cls = _state.GAME_CLASSES.get(variant) if isinstance(variant, str) else None
     if cls is None:
-        raise OptionError(f"unknown variant {variant!r}; choose one of: {', '.join(sorted(_state.GAME_CLASSES))}")
+        raise OptionError(
+            f"unknown variant {variant!r}; choose one of: {', '.join(sorted(_state.GAME_CLASSES))}"
+        )
     return cls(players, options, seed=seed, deals=deals)
 
 

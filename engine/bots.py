@@ -8,9 +8,12 @@ uses it to play for absent players.
 from __future__ import annotations
 
 import random as _random
+from collections.abc import Callable
+from typing import Any
 
 from .game import DOWN, PLAY, STAGE_DRAWN, STAGE_TURN, UP, Game
 from .moves import DRAW, FLIP, MOVE_BY_CODE, REVEAL, SWAP, TAKE, Move
+from .repetition import RepetitionGuard
 
 EXPECTED_HIDDEN = 5.07  # mean card value of the classic deck: (−10 −10 + 10·78) / 150
 
@@ -107,12 +110,16 @@ def greedy_code(game: Game, seat: int, rng: _random.Random) -> int:
 
 
 BOTS = {"random": random_code, "greedy": greedy_code}
+# Bots of a variant whose moves are not classic codes: variant name -> function(game, seat, bot, rng)
+# returning a legal move (engine.action registers SKYJO Action's).
+VARIANT_BOTS: dict[str, Callable[[Any, int, str, _random.Random], Any]] = {}
 
 
 def bot_move(game: Game, seat: int, bot: str = "greedy", rng: _random.Random | None = None) -> Move:
     """A legal move for the decision `seat` owes now. Raises ValueError when it owes none."""
-    if hasattr(game, "bot_move"):
-        return game.bot_move(seat, bot, rng or _random.Random())
+    variant_bot = VARIANT_BOTS.get(game.variant)
+    if variant_bot is not None:
+        return variant_bot(game, seat, bot, rng or _random.Random())
     try:
         fn = BOTS[bot]
     except KeyError:
@@ -122,10 +129,16 @@ def bot_move(game: Game, seat: int, bot: str = "greedy", rng: _random.Random | N
     return MOVE_BY_CODE[fn(game, seat, rng or _random.Random())]
 
 
-def play_out(game: Game, bot: str | dict[int, str] = "random", rng: _random.Random | None = None,
-             max_moves: int = 1_000_000) -> Game:
-    """Play `game` to its end in place with bots (all seats alike, or a seat -> bot mapping)."""
+def play_out(
+    game: Game,
+    bot: str | dict[int, str] = "random",
+    rng: _random.Random | None = None,
+    max_moves: int = 1_000_000,
+) -> Game:
+    """Play `game` to its end in place with bots (all seats alike, or a seat -> bot mapping).
+    Raises RepeatedPosition if the bots play in a circle (engine.repetition)."""
     rng = rng or _random.Random()
+    guard = RepetitionGuard()
     for _ in range(max_moves):
         pend = game.pending()
         if not pend:
@@ -133,5 +146,5 @@ def play_out(game: Game, bot: str | dict[int, str] = "random", rng: _random.Rand
         seat = pend[0][0]
         name = bot if isinstance(bot, str) else bot.get(seat, "random")
         game.play(seat, bot_move(game, seat, name, rng))
+        guard.check(game)
     raise RuntimeError("game did not end")  # pragma: no cover
-

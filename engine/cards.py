@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections import Counter
+from typing import Any
 
 # C1: -2 x5, -1 x10, 0 x15, 1..12 x10 each = 150 cards.
 CLASSIC_COUNTS: dict[int, int] = {-2: 5, -1: 10, 0: 15, **{v: 10 for v in range(1, 13)}}
@@ -53,3 +54,16 @@ def shuffle(cards: list[int], key: str) -> None:
 
 def counts_of(cards: list[int]) -> Counter[int]:
     return Counter(cards)
+
+
+def deck_difference(cards: list[Any], deck: list[Any]) -> str:
+    """How `cards` differ from `deck`, for people: "too many: 5, 5; missing: 12" (empty if equal)."""
+    have, want = Counter(cards), Counter(deck)
+    parts = []
+    for label, diff in (("too many", have - want), ("missing", want - have)):
+        if diff:
+            values = sorted(
+                diff.elements(), key=lambda v: (isinstance(v, str), v)
+            )  # numbers, then named cards
+            parts.append(f"{label}: {', '.join(str(v) for v in values)}")
+    return "; ".join(parts)

@@ -37,7 +37,7 @@ def parse_cell(text: str) -> int:
         return CELL_INDEX[t]
     except KeyError:
         raise MoveParseError(
-            f"{text.strip()!r} is not a cell: use a column A-D and a row 1-3, like B2"
+            f"{text.strip().upper()!r} is not a cell: use a column A-D and a row 1-3, like B2"
         ) from None
 
 
@@ -90,9 +90,7 @@ def parse_move(text: str) -> Move:
         raise MoveParseError("empty move: say reveal B2, draw, take, swap C1 or flip D3")
     kind = _SYNONYMS.get(words[0], words[0])
     if kind not in KIND_CODES:
-        raise MoveParseError(
-            f"unknown move {words[0]!r}: say reveal B2, draw, take, swap C1 or flip D3"
-        )
+        raise MoveParseError(f"unknown move {words[0]!r}: say reveal B2, draw, take, swap C1 or flip D3")
     code = KIND_CODES[kind]
     if code in _WITH_CELL:
         if len(words) != 2:

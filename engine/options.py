@@ -43,7 +43,7 @@ OPTION_HELP: dict[str, str] = {
 def option_table(variant: str) -> dict[str, tuple[Any, Any]]:
     try:
         return VARIANT_OPTIONS[variant]
-    except KeyError:
+    except (KeyError, TypeError):  # TypeError: not a name at all (a list, say)
         raise OptionError(
             f"unknown variant {variant!r}; choose one of: {', '.join(sorted(VARIANT_OPTIONS))}"
         ) from None
@@ -57,6 +57,8 @@ def validate_options(variant: str, options: dict[str, Any] | None) -> dict[str, 
     """Return the complete option dict for `variant` (defaults filled in) or raise OptionError."""
     table = option_table(variant)
     result = defaults(variant)
+    if options is not None and not isinstance(options, dict):
+        raise OptionError('options must be an object of option names and values, like {"target_score": 50}')
     for name, value in (options or {}).items():
         if name not in table:
             raise OptionError(f"unknown option {name!r} for {variant} games")
@@ -87,3 +89,16 @@ def validate_players(players: list[str]) -> list[str]:
     if any(not n for n in names):
         raise OptionError("every player needs a name")
     return names
+
+
+def check_distinct_names(names: list[str]) -> None:
+    """A new game's players must be told apart (C2): no two names equal ignoring case and spaces
+    around them. (Saved games are loaded without this check: some were created before it.)"""
+    seen: dict[str, str] = {}
+    for name in names:
+        key = name.strip().casefold()
+        if key in seen:
+            raise OptionError(
+                f"two players are called {seen[key]!r} and {name!r}: every player needs a different name"
+            )
+        seen[key] = name

@@ -2,6 +2,10 @@
 
 The saved state holds hidden information (face-down values, the draw pile, the seed): the service
 stores it and never renders it. Rendering goes through `engine.view` only.
+
+This module sits below `engine.game`: it knows a game only by its fields and hooks, and finds the
+class to load by the variant's name in `GAME_CLASSES`, which each variant's module fills when it is
+imported (`engine.game` the classic game, `engine.action` SKYJO Action).
 """
 
 from __future__ import annotations
@@ -12,21 +16,46 @@ from collections import Counter
 from typing import Any
 
 from .errors import StateError
-from .game import DOWN, GONE, OPENING, OVER, PLAY, TIE_REVEAL, UP, Game
 from .options import validate_options, validate_players
+from .phases import DOWN, GONE, OPENING, OVER, PLAY, TIE_REVEAL, UP
 
 SCHEMA = 1
 _PHASES = (OPENING, TIE_REVEAL, PLAY, OVER)
 _FACES = frozenset((DOWN, UP, GONE))
 
 _FIELDS = (
-    "names", "options", "seed", "version", "round", "active", "vals", "face", "down", "draw",
-    "discard", "phase", "revealed", "tie_group", "turn", "stage", "held", "closer", "final_left",
-    "totals", "rounds", "round_specs", "reshuffles", "tiebreak_group", "winners", "moves", "log",
+    "names",
+    "options",
+    "seed",
+    "version",
+    "round",
+    "active",
+    "vals",
+    "face",
+    "down",
+    "draw",
+    "discard",
+    "phase",
+    "revealed",
+    "tie_group",
+    "turn",
+    "stage",
+    "held",
+    "closer",
+    "final_left",
+    "totals",
+    "rounds",
+    "round_specs",
+    "reshuffles",
+    "tiebreak_group",
+    "winners",
+    "moves",
+    "log",
     "removed_cols",
 )
 
-GAME_CLASSES: dict[str, type[Game]] = {"classic": Game}
+# variant name -> its game class (engine.game.Game or a subclass); filled by the variants' modules
+GAME_CLASSES: dict[str, type[Any]] = {}
 
 
 def clone(value: Any) -> Any:
@@ -38,7 +67,7 @@ def clone(value: Any) -> Any:
         return copy.deepcopy(value)
 
 
-def to_json(game: Game, *, copy: bool = True) -> dict[str, Any]:
+def to_json(game: Any, *, copy: bool = True) -> dict[str, Any]:
     data: dict[str, Any] = {"schema": SCHEMA, "variant": game.variant}
     fields = {name: getattr(game, name) for name in _FIELDS}
     data.update(clone(fields) if copy else fields)
@@ -47,7 +76,7 @@ def to_json(game: Game, *, copy: bool = True) -> dict[str, Any]:
     return data
 
 
-def from_json(data: dict[str, Any], *, copy: bool = True) -> Game:
+def from_json(data: dict[str, Any], *, copy: bool = True) -> Any:
     if not isinstance(data, dict):
         raise StateError("saved state must be a JSON object")
     if data.get("schema") != SCHEMA:
@@ -78,7 +107,7 @@ def from_json(data: dict[str, Any], *, copy: bool = True) -> Game:
     return game
 
 
-def check_invariants(game: Game) -> None:
+def check_invariants(game: Any) -> None:
     """Raise StateError unless the state is consistent: every card of the deck exactly once (C1),
     face counters right, phase and turn sensible."""
     if game.phase not in _PHASES:

@@ -15,6 +15,9 @@ from .moves import CELL_NAMES
 SCHEMA = 1
 # Sentences for event types a variant adds: type -> function(event, names) -> str.
 EVENT_TEXT: dict[str, Callable[[dict[str, Any], list[str]], str]] = {}
+# What a variant adds to the view: variant name -> function(game, data, seat) that extends `data`
+# in place (engine.action registers SKYJO Action's).
+VIEW_EXTENSIONS: dict[str, Callable[[Any, dict[str, Any], int | None], None]] = {}
 _FACE = ("down", "up", "removed")
 
 
@@ -31,11 +34,17 @@ def describe(event: dict[str, Any], names: list[str]) -> str:
     if t == "reveal":
         return f"{who} revealed {event['cell']}: {card(event['value'])}."
     if t == "start_tie":
-        return f"{', '.join(names[s] for s in event['seats'])} are tied for the start and reveal one more card."
+        return (
+            f"{', '.join(names[s] for s in event['seats'])} are tied for the start and reveal one more card."
+        )
     if t == "start":
-        why = {"previous_closer": "closed the last round", "previous_winner": "won the last round",
-               "highest_reveal": "revealed the highest cards", "highest_card": "revealed the highest card",
-               "earliest_seat": "sits first among the tied"}.get(event.get("reason", ""), "")
+        why = {
+            "previous_closer": "closed the last round",
+            "previous_winner": "won the last round",
+            "highest_reveal": "revealed the highest cards",
+            "highest_card": "revealed the highest card",
+            "earliest_seat": "sits first among the tied",
+        }.get(event.get("reason", ""), "")
         return f"{who} starts" + (f" ({why})." if why else ".")
     if t == "draw":
         return f"{who} drew a card from the draw pile."
@@ -96,18 +105,31 @@ def view(game: Game, seat: int | None, *, log: bool = True) -> dict[str, Any]:
         grid = []
         for c in range(12):
             state = f[c] if active else GONE
-            grid.append({"cell": CELL_NAMES[c], "face": _FACE[state],
-                         "value": None if state == DOWN or state == GONE else _card_json(game, vals[c])})
+            grid.append(
+                {
+                    "cell": CELL_NAMES[c],
+                    "face": _FACE[state],
+                    "value": None if state == DOWN or state == GONE else _card_json(game, vals[c]),
+                }
+            )
         visible = game._visible_sum(s) if active else 0
-        players.append({"seat": s, "name": game.names[s], "active": active, "total": game.totals[s],
-                        "visible_score": visible, "closer": game.closer == s, "owes": owes.get(s),
-                        "grid": grid})
+        players.append(
+            {
+                "seat": s,
+                "name": game.names[s],
+                "active": active,
+                "total": game.totals[s],
+                "visible_score": visible,
+                "closer": game.closer == s,
+                "owes": owes.get(s),
+                "grid": grid,
+            }
+        )
     held = None
     if game.phase == PLAY and game.stage in (STAGE_DRAWN, STAGE_TAKEN):
         source = "draw" if game.stage == STAGE_DRAWN else "discard"
         public = source == "discard" or seat == game.turn
-        held = {"seat": game.turn, "source": source,
-                "value": _card_json(game, game.held) if public else None}
+        held = {"seat": game.turn, "source": source, "value": _card_json(game, game.held) if public else None}
     data: dict[str, Any] = {
         "schema": SCHEMA,
         "variant": game.variant,
@@ -131,8 +153,9 @@ def view(game: Game, seat: int | None, *, log: bool = True) -> dict[str, Any]:
     }
     if log:
         data["log"] = [with_text(e, game.names) for e in game.log]
-    if hasattr(game, "extend_view"):
-        game.extend_view(data, seat)
+    extend = VIEW_EXTENSIONS.get(game.variant)
+    if extend is not None:
+        extend(game, data, seat)
     return data
 
 

@@ -1,4 +1,6 @@
-"""Service commands of `skyjo-pbem`: serve, db upgrade, export. Exit code 2 for bad input."""
+"""Service commands of `skyjo-pbem`: serve, db upgrade, worker, export, inbound-smtp. Exit code 2 for
+bad input. The processes that run servers (the web app, the SMTP receiver for replies) are started
+here: this module sits above the app (`create_app`), so nothing below imports it."""
 
 from __future__ import annotations
 
@@ -6,10 +8,13 @@ import argparse
 import json
 import logging
 import os
-import re
 import sys
 
+from apscheduler.schedulers.blocking import BlockingScheduler
+
 from service import ROOT
+from service.clock import scheduler
+from service.web.logs import RedactTokens
 
 
 def alembic_config(url: str):
@@ -33,29 +38,15 @@ def _app():
     return create_app()
 
 
-class _RedactTokens(logging.Filter):
-    """Request log lines must not carry seat or spectator tokens (they are passwords)."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if record.args:
-            record.args = tuple(_TOKEN_PATH.sub(r"\1…", a) if isinstance(a, str) else a for a in record.args)
-        if isinstance(record.msg, str):
-            record.msg = _TOKEN_PATH.sub(r"\1…", record.msg)
-        return True
-
-
-_TOKEN_PATH = re.compile(r"(/s/|/watch/[0-9a-f]+/)[A-Za-z0-9_-]{8,}")
-
-
 def cmd_serve(args: argparse.Namespace) -> int:
     os.environ.setdefault("BASE_URL", f"http://{args.host}:{args.port}")
+    if not os.environ.get("MAIL_URL"):
+        os.environ.setdefault("SKYJO_ENV", "development")  # embedded defaults: the dev mailbox
     app = _app()
     upgrade_database(app.config["DATABASE_URL"])
     from service.mail.sender import start_background_sender
 
     start_background_sender(app, use_reloader=args.debug)
-    from service.clock import scheduler
-
     scheduler.start_in_process(app, use_reloader=args.debug)  # the clock; not in the reloader's watcher
     where = app.config["BASE_URL"]
     print(f"skyjo-pbem: serving on {where}  (database: {app.config['DATABASE_URL'].split('@')[-1]})",
@@ -63,14 +54,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if app.config.get("DEV_MAILBOX") and not app.config.get("MAIL_URL"):
         print(f"skyjo-pbem: development mailbox at {where}/dev/mail — every mail appears there",
               file=sys.stderr)
-    logging.getLogger("werkzeug").addFilter(_RedactTokens())
+    logging.getLogger("werkzeug").addFilter(RedactTokens())
     app.run(host=args.host, port=args.port, debug=args.debug, use_reloader=args.debug, threaded=True)
     return 0
 
 
 def cmd_db_upgrade(args: argparse.Namespace) -> int:
-    app = _app()
-    upgrade_database(app.config["DATABASE_URL"])
+    from service import env_config
+
+    upgrade_database(env_config(str(ROOT / "instance"))["DATABASE_URL"])  # needs no app, no keys
     print("database is at the newest schema", file=sys.stderr)
     return 0
 
@@ -92,6 +84,99 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
+# `skyjo-pbem worker`
+
+
+def run_worker(database_url: str | None = None, interval: float = scheduler.DEFAULT_INTERVAL, *, once: bool = False,
+               mail: bool = True, app=None, handlers=None) -> int:
+    """`skyjo-pbem worker`: build the app (DATABASE_URL from the argument or the environment), tick
+    every `interval` seconds in the foreground (BlockingScheduler) and, unless `mail=False`, run the
+    outbox sender too. Any number of workers may run at once. `once=True`: one sweep, then return."""
+    if app is None:
+        from service import create_app
+
+        app = create_app({"DATABASE_URL": database_url} if database_url else None)
+    factory, handlers, context = scheduler._app_parts(app, handlers)
+    job = scheduler.with_reply_polling(app, scheduler.make_tick_job(factory, handlers, context=context))
+    if once:
+        report = job()
+        if mail:
+            _send_mail_once(app)
+        print(report)
+        return 0 if report is not None and not report.errors else 1
+    if mail:
+        from service.mail.sender import start_background_sender
+
+        start_background_sender(app, use_reloader=False)
+    sched = scheduler._scheduler(BlockingScheduler, job, interval)
+    logging.getLogger(__name__).info("clock worker: ticking every %ss", interval)
+    try:
+        sched.start()
+    except (KeyboardInterrupt, SystemExit):
+        pass
+    return 0
+
+
+def _send_mail_once(app) -> None:
+    from service.mail.config import configure
+    from service.mail.delivery import deliver_due
+    from service.mail.transport import DevTransport, SmtpTransport
+
+    url = app.config.get("MAIL_URL")
+    transport = SmtpTransport(url) if url else DevTransport() if app.config.get("DEV_MAILBOX") else None
+    if transport is None:
+        return
+    configure(mail_from=app.config.get("MAIL_FROM") or None, base_url=app.config.get("BASE_URL") or None)
+    deliver_due(app.extensions["db_engine"], transport, limit=10_000,
+                renderer=app.extensions.get("outbox_renderer"))
+
+
+def cmd_worker(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    return run_worker(args.database_url, args.interval, once=args.once, mail=not args.no_mail)
+
+
+def add_worker_command(subparsers: argparse._SubParsersAction) -> None:
+    """`skyjo-pbem worker` (`add_commands` calls this)."""
+    p = subparsers.add_parser("worker", help="run the clock (deadlines, reminders, digests) and the mail "
+                                             "sender; any number of workers may run at once")
+    p.add_argument("--database-url", default=None, help="default: DATABASE_URL, else the instance SQLite file")
+    p.add_argument("--interval", type=float, default=scheduler.DEFAULT_INTERVAL, help="seconds between sweeps (30)")
+    p.add_argument("--once", action="store_true", help="one sweep (and one mail run), then exit")
+    p.add_argument("--no-mail", action="store_true", help="do not run the outbox sender in this process")
+    p.set_defaults(func=cmd_worker)
+
+
+# `skyjo-pbem inbound-smtp`
+
+
+def cmd_inbound_smtp(args: argparse.Namespace) -> int:
+    from service.mail.inbound import serve_smtp
+    from service.mail.sender import start_background_sender
+    from service.play.reply_service import handle_inbound, quiet_smtp_log
+    from service.store import tokens
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    quiet_smtp_log()
+    app = _app()
+    with app.app_context():
+        domain = tokens.mail_domain()
+    start_background_sender(app, use_reloader=False)  # answers go out from this process too
+    logging.getLogger(__name__).info("inbound SMTP for replies to play+…@%s on %s:%s", domain, args.host, args.port)
+    serve_smtp(lambda raw: handle_inbound(app, raw), host=args.host, port=args.port,
+               accept_domains=None if args.any_domain else [domain])
+    return 0
+
+
+def add_inbound_command(subparsers) -> None:
+    p = subparsers.add_parser("inbound-smtp", help="receive reply mails over SMTP (point the MX of "
+                                                   "MAIL_DOMAIN here); each reply plays a turn")
+    p.add_argument("--port", type=int, required=True)
+    p.add_argument("--host", default="0.0.0.0")
+    p.add_argument("--any-domain", action="store_true", help="accept recipients of any domain")
+    p.set_defaults(func=cmd_inbound_smtp)
+
+
 def add_commands(subparsers) -> None:
     serve = subparsers.add_parser("serve", help="run the web service (SQLite and the dev mailbox by default)")
     serve.add_argument("--host", default="127.0.0.1")
@@ -104,14 +189,10 @@ def add_commands(subparsers) -> None:
     up = dbsub.add_parser("upgrade", help="migrate the database (DATABASE_URL) to the newest schema")
     up.set_defaults(func=cmd_db_upgrade)
 
-    from service.clock import scheduler
-
-    scheduler.add_worker_command(subparsers)  # `worker`: the clock (and mail) for multi-process deployments
+    add_worker_command(subparsers)  # `worker`: the clock (and mail) for multi-process deployments
 
     exp = subparsers.add_parser("export", help="print a game's record as JSON (`replay` reproduces it)")
     exp.add_argument("game", help="the game id (from its page address or the database)")
     exp.set_defaults(func=cmd_export)
 
-    from service.play import reply_service
-
-    reply_service.add_inbound_command(subparsers)  # `inbound-smtp`: reply mails play turns
+    add_inbound_command(subparsers)  # `inbound-smtp`: reply mails play turns

@@ -5,6 +5,9 @@ otherwise the hundreds of Swap-with-player targets would crowd everything else o
 `greedy` sees only what its seat's view shows (face-up cards, its own insight knowledge, the held
 action cards of everyone) and uses action cards sensibly: it plays the helpful ones, blocks attacks,
 and discards held cards before the round's end would cost it +10 each (A8).
+
+This module sits above the game: `engine.action` registers `bot_move` in `engine.bots`'s
+`VARIANT_BOTS`, and `engine.bots.bot_move` calls it for SKYJO Action games.
 """
 
 from __future__ import annotations
@@ -12,10 +15,11 @@ from __future__ import annotations
 import random as _random
 from typing import Any
 
-from ..game import DOWN, GONE, STAGE_DRAWN, UP
 from ..moves import Move
+from ..phases import DOWN, GONE, STAGE_DRAWN, UP
 from . import moves as am
 from .moves import ActionMove
+from .phases import line_cells
 from .rules import (
     DEFENSE,
     DOUBLE_MOVE,
@@ -97,12 +101,17 @@ def _gain(game: Any, seat: int, card: Any, cell: int) -> float:
 
 
 def _score_estimate(game: Any, seat: int) -> float:
-    return (sum(_est(game, seat, c, seat) for c in range(12) if game.face[seat][c] != GONE)
-            + 10 * len(game.hands[seat]) + game.banked[seat])
+    return (
+        sum(_est(game, seat, c, seat) for c in range(12) if game.face[seat][c] != GONE)
+        + 10 * len(game.hands[seat])
+        + game.banked[seat]
+    )
 
 
 def _find(moves: list[AnyMove], **attrs: Any) -> list[ActionMove]:
-    return [m for m in moves if isinstance(m, ActionMove) and all(getattr(m, k) == v for k, v in attrs.items())]
+    return [
+        m for m in moves if isinstance(m, ActionMove) and all(getattr(m, k) == v for k, v in attrs.items())
+    ]
 
 
 def _sets_after_swap(game: Any, seat: int, a: int, b: int) -> int:
@@ -137,8 +146,6 @@ def _useful_play(game: Any, seat: int, card: str, moves: list[AnyMove], soon: bo
         known = {(t, c) for t, c, _ in game.known[seat]}
 
         def news(m: ActionMove) -> int:
-            from .game import line_cells
-
             return sum(1 for c in line_cells(m.line, m.index) if f[c] == DOWN and (seat, c) not in known)  # type: ignore[arg-type]
 
         m = max(own, key=news)
@@ -181,21 +188,30 @@ def _useful_play(game: Any, seat: int, card: str, moves: list[AnyMove], soon: bo
     return None
 
 
-def _placement(game: Any, seat: int, card: Any, moves: list[AnyMove], flip_ok: bool) -> AnyMove:
+def _unsafe_to_fill(game: Any, seat: int) -> int | None:
+    """The last face-down cell of `seat` when filling it would close the round (A8) with a score the
+    bot expects to be doubled; else None."""
     f = game.face[seat]
-    options: list[tuple[float, AnyMove]] = []
     down = [c for c in range(12) if f[c] == DOWN]
+    if len(down) == 1 and game.closer < 0:
+        mine = _score_estimate(game, seat)
+        others = [_score_estimate(game, s) for s in game.active if s != seat]
+        if others and mine > 0 and min(others) <= mine + 2:
+            return down[0]
+    return None
+
+
+def _placement(game: Any, seat: int, card: Any, moves: list[AnyMove], flip_ok: bool) -> AnyMove:
+    options: list[tuple[float, AnyMove]] = []
     for m in moves:
         if isinstance(m, Move) and m.kind == "swap":
             options.append((_gain(game, seat, card, m.cell), m))  # type: ignore[arg-type]
         elif isinstance(m, Move) and m.kind == "flip" and flip_ok:
             options.append((0.5 if points(card) >= 6 else -1.0, m))
-    if len(down) == 1 and game.closer < 0:
-        mine = _score_estimate(game, seat)
-        others = [_score_estimate(game, s) for s in game.active if s != seat]
-        if others and mine > 0 and min(others) <= mine + 2:
-            safe = [(g, m) for g, m in options if m.cell != down[0]]  # type: ignore[union-attr]
-            options = safe or options
+    avoid = _unsafe_to_fill(game, seat)
+    if avoid is not None:
+        safe = [(g, m) for g, m in options if m.cell != avoid]  # type: ignore[union-attr]
+        options = safe or options
     return max(options, key=lambda gm: gm[0])[1]
 
 
@@ -235,7 +251,17 @@ def greedy_move(game: Any, seat: int, rng: _random.Random) -> AnyMove:
     # the turn itself (A4)
     soon = game.closer >= 0 or game.down[seat] <= 2
     playable = game.playable(seat)
-    for card in (DOUBLE_MOVE, DRAW_THREE, REACTIVATION, THIEF, SWAP_PLAYER, SWAP_OWN, INSIGHT, METEOR, DEFENSE):
+    for card in (
+        DOUBLE_MOVE,
+        DRAW_THREE,
+        REACTIVATION,
+        THIEF,
+        SWAP_PLAYER,
+        SWAP_OWN,
+        INSIGHT,
+        METEOR,
+        DEFENSE,
+    ):
         if card in playable:
             m = _useful_play(game, seat, card, moves, soon)
             if m is not None:
@@ -252,8 +278,13 @@ def greedy_move(game: Any, seat: int, rng: _random.Random) -> AnyMove:
     if "take" in classic and game.discard:
         top = game.discard[-1]
         f = game.face[seat]
-        best_gain = max((_gain(game, seat, top, c) for c in range(12) if f[c] != GONE), default=-99.0)
-        if best_gain >= 4 or (top != STAR and top <= 1) or "draw" not in classic:
+        avoid = _unsafe_to_fill(game, seat)  # judged by the cells the placement will consider
+        best_gain = max(
+            (_gain(game, seat, top, c) for c in range(12) if f[c] != GONE and c != avoid), default=-99.0
+        )
+        # a low card is worth taking only where it improves the grid: swapping a 0 for a 0 changes
+        # nothing, and two bots doing it in turn would repeat the same position for ever (issue 16)
+        if best_gain >= 4 or (top != STAR and top <= 1 and best_gain > 0) or "draw" not in classic:
             return classic["take"]
     if "draw" in classic:
         return classic["draw"]

@@ -46,18 +46,42 @@ from .rules import (
 # Move kinds
 ACTION_ROW, ACTION_DECK, PLAY, DISCARD_ACTION = "action_row", "action_deck", "play", "discard_action"
 BLOCK, ALLOW, METEOR_CELL, KEEP, REMOVE, DECLINE, PICK, PICK_NONE, PASS = (
-    "block", "allow", "meteor", "keep", "remove", "decline", "pick", "pick_none", "pass")
+    "block",
+    "allow",
+    "meteor",
+    "keep",
+    "remove",
+    "decline",
+    "pick",
+    "pick_none",
+    "pass",
+)
 
 SELF = -1  # target "me" before the game binds it to the mover's seat
 
 _CARD_ALIASES: dict[str, str] = {k: k for k in ACTION_KINDS}
-_CARD_ALIASES.update({
-    "swapown": SWAP_OWN, "own-swap": SWAP_OWN, "double": DOUBLE_MOVE, "doublemove": DOUBLE_MOVE,
-    "double-turn": DOUBLE_MOVE, "draw3": DRAW_THREE, "drawthree": DRAW_THREE, "draw-3": DRAW_THREE,
-    "peek": INSIGHT, "reactivate": REACTIVATION, "defence": DEFENSE, "swap-player": SWAP_PLAYER,
-    "swapwithplayer": SWAP_PLAYER, "swap-with": SWAP_PLAYER, "meteor": METEOR, "meteorshower": METEOR,
-    "meteor-rain": METEOR, "steal": THIEF,
-})
+_CARD_ALIASES.update(
+    {
+        "swapown": SWAP_OWN,
+        "own-swap": SWAP_OWN,
+        "double": DOUBLE_MOVE,
+        "doublemove": DOUBLE_MOVE,
+        "double-turn": DOUBLE_MOVE,
+        "draw3": DRAW_THREE,
+        "drawthree": DRAW_THREE,
+        "draw-3": DRAW_THREE,
+        "peek": INSIGHT,
+        "reactivate": REACTIVATION,
+        "defence": DEFENSE,
+        "swap-player": SWAP_PLAYER,
+        "swapwithplayer": SWAP_PLAYER,
+        "swap-with": SWAP_PLAYER,
+        "meteor": METEOR,
+        "meteorshower": METEOR,
+        "meteor-rain": METEOR,
+        "steal": THIEF,
+    }
+)
 _PHRASES = [
     (re.compile(r"\bswap with (?:a |another )?player\b"), "swap-with-player"),
     (re.compile(r"\bswap own\b"), "swap-own"),
@@ -67,12 +91,34 @@ _PHRASES = [
 ]
 _SPACES = re.compile(r"\s+")
 _SELF_WORDS = frozenset({"me", "my", "mine", "myself", "own"})
-RESERVED = frozenset({"of", "in", "from", "with", "and", "on", "row", "column", "col", "seat", "me", "my",
-                      "mine", "myself", "own", "none", "to", "swap"}) | frozenset(_CARD_ALIASES)
+RESERVED = frozenset(
+    {
+        "of",
+        "in",
+        "from",
+        "with",
+        "and",
+        "on",
+        "row",
+        "column",
+        "col",
+        "seat",
+        "me",
+        "my",
+        "mine",
+        "myself",
+        "own",
+        "none",
+        "to",
+        "swap",
+    }
+) | frozenset(_CARD_ALIASES)
 
-HELP = ("say e.g. draw, take, swap C1, flip D3, action row 2, action deck, play swap-own A1 C3, "
-        "play insight column B of Bo, discard action defense, block, allow, meteor B2, keep, remove, "
-        "decline, pick 2 C3")
+HELP = (
+    "say e.g. draw, take, swap C1, flip D3, action row 2, action deck, play swap-own A1 C3, "
+    "play insight column B of Bo, discard action defense, block, allow, meteor B2, keep, remove, "
+    "decline, pick 2 C3"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,7 +205,7 @@ class _Words:
 
     def done(self, what: str) -> None:
         if self.i < len(self.w):
-            raise MoveParseError(f"unexpected {' '.join(self.w[self.i:])!r} after {what}")
+            raise MoveParseError(f"unexpected {' '.join(self.w[self.i :])!r} after {what}")
 
     def cell(self, what: str) -> int:
         w = self.next()
@@ -196,12 +242,15 @@ class _Words:
             if toks and self.w[self.i : self.i + len(toks)] == toks:
                 matches.append((len(toks), s))
         if not matches:
-            raise MoveParseError(f"{w!r} is not a player here; name one of {', '.join(self.names)}, "
-                                 "or say seat 0-7 or me")
+            raise MoveParseError(
+                f"{w!r} is not a player here; name one of {', '.join(self.names)}, or say seat 0-7 or me"
+            )
         best = max(k for k, _ in matches)
         seats = [s for k, s in matches if k == best]
         if len(seats) > 1:
-            raise MoveParseError(f"more than one player is called {w!r}; say seat {seats[0]} or seat {seats[1]}")
+            raise MoveParseError(
+                f"more than one player is called {w!r}; say seat {seats[0]} or seat {seats[1]}"
+            )
         self.i += best
         return seats[0], None
 
@@ -292,15 +341,19 @@ def parse_action_move(text: str, names: list[str]) -> Move | ActionMove:
         via = False
         if card == REACTIVATION:
             if ws.peek() is None:
-                raise MoveParseError("name the card to reactivate from the action discard pile, like: "
-                                     "play reactivation swap-own A1 C3")
+                raise MoveParseError(
+                    "name the card to reactivate from the action discard pile, like: "
+                    "play reactivation swap-own A1 C3"
+                )
             via = True
             card = _card(ws.next(), "the card to reactivate")
             if card == REACTIVATION:
                 raise MoveParseError("Reactivation cannot reactivate another Reactivation")
         return _play_args(ws, card, via)
     nxt = ws.peek()
-    if first == "pick" or (first == "keep" and nxt is not None and (nxt.isdigit() or nxt in ("none", "nothing"))):
+    if first == "pick" or (
+        first == "keep" and nxt is not None and (nxt.isdigit() or nxt in ("none", "nothing"))
+    ):
         w = ws.next()
         if w in ("none", "nothing", "no"):
             ws.done("pick none")
@@ -316,9 +369,19 @@ def parse_action_move(text: str, names: list[str]) -> Move | ActionMove:
         c = ws.cell("meteor")
         ws.done("the meteor cell")
         return ActionMove(METEOR_CELL, cells=(c,))
-    single = {"block": BLOCK, "defend": BLOCK, "allow": ALLOW, "accept": ALLOW, "keep": KEEP,
-              "remove": REMOVE, "bank": REMOVE, "decline": DECLINE, "no": DECLINE, "skip": DECLINE,
-              "pass": PASS}
+    single = {
+        "block": BLOCK,
+        "defend": BLOCK,
+        "allow": ALLOW,
+        "accept": ALLOW,
+        "keep": KEEP,
+        "remove": REMOVE,
+        "bank": REMOVE,
+        "decline": DECLINE,
+        "no": DECLINE,
+        "skip": DECLINE,
+        "pass": PASS,
+    }
     if first in single:
         ws.skip("it", "thanks", "action", "the", "set")
         ws.done(first)

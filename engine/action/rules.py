@@ -19,17 +19,46 @@ GAME_COUNTS: dict[int | str, int] = {-2: 5, -1: 8, 0: 15, **{v: 7 for v in range
 
 # A9 order; attacks are 7, 8, 9.
 SWAP_OWN, DOUBLE_MOVE, DRAW_THREE, INSIGHT, REACTIVATION = (
-    "swap-own", "double-move", "draw-three", "insight", "reactivation")
+    "swap-own",
+    "double-move",
+    "draw-three",
+    "insight",
+    "reactivation",
+)
 DEFENSE, SWAP_PLAYER, THIEF, METEOR = "defense", "swap-with-player", "thief", "meteor-shower"
-ACTION_KINDS: tuple[str, ...] = (SWAP_OWN, DOUBLE_MOVE, DRAW_THREE, INSIGHT, REACTIVATION, DEFENSE,
-                                 SWAP_PLAYER, THIEF, METEOR)
+ACTION_KINDS: tuple[str, ...] = (
+    SWAP_OWN,
+    DOUBLE_MOVE,
+    DRAW_THREE,
+    INSIGHT,
+    REACTIVATION,
+    DEFENSE,
+    SWAP_PLAYER,
+    THIEF,
+    METEOR,
+)
 ATTACKS = frozenset({SWAP_PLAYER, THIEF, METEOR})
-ACTION_COUNTS: dict[str, int] = {SWAP_OWN: 4, DOUBLE_MOVE: 4, DRAW_THREE: 4, INSIGHT: 4, REACTIVATION: 3,
-                                 DEFENSE: 4, SWAP_PLAYER: 3, THIEF: 2, METEOR: 2}
+ACTION_COUNTS: dict[str, int] = {
+    SWAP_OWN: 4,
+    DOUBLE_MOVE: 4,
+    DRAW_THREE: 4,
+    INSIGHT: 4,
+    REACTIVATION: 3,
+    DEFENSE: 4,
+    SWAP_PLAYER: 3,
+    THIEF: 2,
+    METEOR: 2,
+}
 
 ACTION_TITLES: dict[str, str] = {
-    SWAP_OWN: "Swap own", DOUBLE_MOVE: "Double move", DRAW_THREE: "Draw three", INSIGHT: "Insight",
-    REACTIVATION: "Reactivation", DEFENSE: "Defense", SWAP_PLAYER: "Swap with a player", THIEF: "Thief",
+    SWAP_OWN: "Swap own",
+    DOUBLE_MOVE: "Double move",
+    DRAW_THREE: "Draw three",
+    INSIGHT: "Insight",
+    REACTIVATION: "Reactivation",
+    DEFENSE: "Defense",
+    SWAP_PLAYER: "Swap with a player",
+    THIEF: "Thief",
     METEOR: "Meteor shower",
 }
 
@@ -62,7 +91,7 @@ def validate_game_deck(name: str, value: Any) -> dict[str, int] | None:
     if value is None:
         return None
     if not isinstance(value, dict) or not value:
-        raise OptionError(f"option {name} must be null or an object like {{\"-2\": 5, \"star\": 8}}")
+        raise OptionError(f'option {name} must be null or an object like {{"-2": 5, "star": 8}}')
     counts = {card_key(str(k)): _count(name, k, n) for k, n in value.items()}
     if sum(counts.values()) < 12 * 2 + 2:
         raise OptionError(f"option {name}: the deck is too small to deal")
@@ -71,8 +100,10 @@ def validate_game_deck(name: str, value: Any) -> dict[str, int] | None:
     # -10/3, their best in a set) could go on for ever
     worth = sum(c * n for c, n in numbers.items()) - 10 * counts.get(STAR, 0) / 3  # type: ignore[operator]
     if worth < sum(counts.values()) or len(numbers) < 5:
-        raise OptionError(f"option {name}: the deck needs at least 5 different numbers and an average "
-                          "card worth at least 1 (stars as -10/3), or games might never end")
+        raise OptionError(
+            f"option {name}: the deck needs at least 5 different numbers and an average "
+            "card worth at least 1 (stars as -10/3), or games might never end"
+        )
     order = sorted(counts, key=lambda c: (isinstance(c, str), c))
     return {str(c): counts[c] for c in order if counts[c]}
 
@@ -82,7 +113,7 @@ def validate_action_deck(name: str, value: Any) -> dict[str, int] | None:
     if value is None:
         return None
     if not isinstance(value, dict):
-        raise OptionError(f"option {name} must be null or an object like {{\"swap-own\": 4}}")
+        raise OptionError(f'option {name} must be null or an object like {{"swap-own": 4}}')
     for k in value:
         if k not in ACTION_KINDS:
             raise OptionError(f"option {name}: {k!r} is not an action card ({', '.join(ACTION_KINDS)})")

@@ -22,34 +22,53 @@ def _seat(names: list[str], s: Any) -> str:
 
 TEXTS: dict[str, Callable[[dict[str, Any], list[str]], str]] = {
     "take_action": lambda e, n: f"{_seat(n, e['seat'])} took {_t(e['card'])} from the action {e['source']}.",
-    "action_reshuffle": lambda e, n: f"The action deck was empty: {e['count']} action cards are shuffled into a new one.",
-    "play_action": lambda e, n: (f"{_seat(n, e['seat'])} played "
-                                 + (f"Reactivation on {_t(e['card'])}" if e.get("via") else _t(e["card"]))
-                                 + f" ({e['move']})."),
+    "action_reshuffle": lambda e, n: (
+        f"The action deck was empty: {e['count']} action cards are shuffled into a new one."
+    ),
+    "play_action": lambda e, n: (
+        f"{_seat(n, e['seat'])} played "
+        + (f"Reactivation on {_t(e['card'])}" if e.get("via") else _t(e["card"]))
+        + f" ({e['move']})."
+    ),
     "discard_action": lambda e, n: f"{_seat(n, e['seat'])} discarded {_t(e['card'])} without effect.",
     "draw_three": lambda e, n: f"{_seat(n, e['seat'])} drew {e['count']} cards to choose from.",
-    "pick": lambda e, n: (f"{_seat(n, e['seat'])} kept none of the drawn cards and discarded "
-                          f"{', '.join(_v(v) for v in e['discarded'])}." if e["cell"] is None else
-                          f"{_seat(n, e['seat'])} put the {_v(e['value'])} on {e['cell']} and discarded "
-                          f"{', '.join(_v(v) for v in e['discarded'])}."),
-    "swap_player": lambda e, n: (f"{_seat(n, e['seat'])} swapped their {e['cell']}"
-                                 + (f" ({_v(e['gave'])})" if e["gave"] is not None else " (face-down)")
-                                 + f" with {_seat(n, e['target'])}'s {e['target_cell']}"
-                                 + (f" ({_v(e['got'])})." if e["got"] is not None else " (face-down).")),
+    "pick": lambda e, n: (
+        f"{_seat(n, e['seat'])} kept none of the drawn cards and discarded "
+        f"{', '.join(_v(v) for v in e['discarded'])}."
+        if e["cell"] is None
+        else f"{_seat(n, e['seat'])} put the {_v(e['value'])} on {e['cell']} and discarded "
+        f"{', '.join(_v(v) for v in e['discarded'])}."
+    ),
+    "swap_player": lambda e, n: (
+        f"{_seat(n, e['seat'])} swapped their {e['cell']}"
+        + (f" ({_v(e['gave'])})" if e["gave"] is not None else " (face-down)")
+        + f" with {_seat(n, e['target'])}'s {e['target_cell']}"
+        + (f" ({_v(e['got'])})." if e["got"] is not None else " (face-down).")
+    ),
     "steal": lambda e, n: f"{_seat(n, e['seat'])} stole {_t(e['card'])} from {_seat(n, e['target'])}.",
-    "block": lambda e, n: f"{_seat(n, e['seat'])} blocked {_seat(n, e['attacker'])}'s {_t(e['card'])} with Defense.",
+    "block": lambda e, n: (
+        f"{_seat(n, e['seat'])} blocked {_seat(n, e['attacker'])}'s {_t(e['card'])} with Defense."
+    ),
     "allow": lambda e, n: f"{_seat(n, e['seat'])} did not block {_seat(n, e['attacker'])}'s {_t(e['card'])}.",
-    "meteor_shower": lambda e, n: "Meteor shower! " + (", ".join(_seat(n, s) for s in e["targets"]) or "Nobody")
-                                  + " must each replace a grid card.",
-    "meteor_hit": lambda e, n: (f"{_seat(n, e['seat'])} discarded {e['cell']} ({_v(e['discarded'])}) "
-                                "and got an unseen card face-down there."),
+    "meteor_shower": lambda e, n: (
+        "Meteor shower! "
+        + (", ".join(_seat(n, s) for s in e["targets"]) or "Nobody")
+        + " must each replace a grid card."
+    ),
+    "meteor_hit": lambda e, n: (
+        f"{_seat(n, e['seat'])} discarded {e['cell']} ({_v(e['discarded'])}) "
+        "and got an unseen card face-down there."
+    ),
     "star_trigger": lambda e, n: f"{_seat(n, e['seat'])} turned up a star and may take an action card.",
     "decline": lambda e, n: f"{_seat(n, e['seat'])} took no action card.",
     "remove_set": lambda e, n: f"{_seat(n, e['seat'])}'s {e['set']} of {_v(e['value'])}s is removed.",
-    "star_set": lambda e, n: (f"{_seat(n, e['seat'])} completed a star set in {e['set']} "
-                              f"({e['bonus']}): keep it or remove it."),
+    "star_set": lambda e, n: (
+        f"{_seat(n, e['seat'])} completed a star set in {e['set']} ({e['bonus']}): keep it or remove it."
+    ),
     "keep_star_set": lambda e, n: f"{_seat(n, e['seat'])} keeps the star set in {e['set']}.",
-    "remove_star_set": lambda e, n: f"{_seat(n, e['seat'])} removed the star set in {e['set']} and banks {e['bonus']}.",
+    "remove_star_set": lambda e, n: (
+        f"{_seat(n, e['seat'])} removed the star set in {e['set']} and banks {e['bonus']}."
+    ),
     "extra_turn": lambda e, n: f"{_seat(n, e['seat'])} takes an extra turn.",
     "pass": lambda e, n: f"{_seat(n, e['seat'])} has nothing to do and passes.",
 }

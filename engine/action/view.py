@@ -4,20 +4,22 @@ Public: the action row, the action discard pile (all of it: Reactivation picks f
 deck's size, every seat's held action cards, star bonuses, kept star sets, the decisions owed now.
 Private, in `action.private` of the viewer's own view only: the card they drew, the cards of their
 Draw three, their insight results (also as `known` on the face-down grid cells concerned).
+
+This module sits above the game: `engine.action` registers `extend_view` in `engine.view`'s
+`VIEW_EXTENSIONS`, and `engine.view.view` calls it for SKYJO Action games.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..game import OPENING, PLAY, STAGE_DRAWN
 from ..moves import CELL_NAMES
+from ..phases import OPENING, PLAY, STAGE_DRAWN
+from .phases import STAGE_THREE, line_label
 from .rules import STAR_COLUMN_BONUS, STAR_ROW_BONUS
 
 
 def _decision(game: Any, e: dict[str, Any]) -> dict[str, Any]:
-    from .game import line_label
-
     d: dict[str, Any] = {"seat": e["seat"], "kind": e["kind"]}
     if e["kind"] == "star_set":
         line, i = e["set"]
@@ -36,17 +38,31 @@ def _decision(game: Any, e: dict[str, Any]) -> dict[str, Any]:
 
 
 PATTERNS: dict[tuple[Any, ...], str] = {
-    ("reveal",): "reveal <cell>", ("draw",): "draw", ("take",): "take", ("swap",): "swap <cell>",
-    ("flip",): "flip <cell>", ("action_row",): "action row 1-4", ("action_deck",): "action deck",
-    ("play", "swap-own"): "play swap-own <cell> <cell>", ("play", "double-move"): "play double-move",
+    ("reveal",): "reveal <cell>",
+    ("draw",): "draw",
+    ("take",): "take",
+    ("swap",): "swap <cell>",
+    ("flip",): "flip <cell>",
+    ("action_row",): "action row 1-4",
+    ("action_deck",): "action deck",
+    ("play", "swap-own"): "play swap-own <cell> <cell>",
+    ("play", "double-move"): "play double-move",
     ("play", "draw-three"): "play draw-three",
     ("play", "insight"): "play insight row 1-3 of <player> | play insight column A-D of <player>",
     ("play", "defense"): "play defense",
     ("play", "swap-with-player"): "play swap-with-player <your cell> with <player> <their cell>",
-    ("play", "thief"): "play thief from <player> <card>", ("play", "meteor-shower"): "play meteor-shower",
-    ("discard_action",): "discard action <card>", ("pick",): "pick 1-3 <cell>", ("pick_none",): "pick none",
-    ("meteor",): "meteor <cell>", ("block",): "block", ("allow",): "allow", ("keep",): "keep",
-    ("remove",): "remove", ("decline",): "decline", ("pass",): "pass",
+    ("play", "thief"): "play thief from <player> <card>",
+    ("play", "meteor-shower"): "play meteor-shower",
+    ("discard_action",): "discard action <card>",
+    ("pick",): "pick 1-3 <cell>",
+    ("pick_none",): "pick none",
+    ("meteor",): "meteor <cell>",
+    ("block",): "block",
+    ("allow",): "allow",
+    ("keep",): "keep",
+    ("remove",): "remove",
+    ("decline",): "decline",
+    ("pass",): "pass",
 }
 
 
@@ -65,15 +81,15 @@ def move_help(moves: list[Any]) -> list[dict[str, Any]]:
 
 
 def extend_view(game: Any, data: dict[str, Any], seat: int | None) -> None:
-    from .game import STAGE_THREE, line_label
-
     playing = game.phase == PLAY
     queue = game._visible_queue() if game.phase in (PLAY, OPENING) else []
     for p in data["players"]:
         s = p["seat"]
         p["action_cards"] = list(game.hands[s])
         p["star_bonus"] = game.banked[s]
-        p["kept_star_sets"] = [line_label(line, i) for line, i in game.kept[s] if game._whole_star_set(s, [line, i])]
+        p["kept_star_sets"] = [
+            line_label(line, i) for line, i in game.kept[s] if game._whole_star_set(s, [line, i])
+        ]
     private = None
     if seat is not None:
         known = {(t, c): v for t, c, v in game.known[seat]}

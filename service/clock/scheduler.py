@@ -10,7 +10,6 @@ in the same process.
 
 from __future__ import annotations
 
-import argparse
 import atexit
 import logging
 import os
@@ -20,7 +19,6 @@ from contextlib import nullcontext
 from datetime import UTC, datetime
 
 from apscheduler.schedulers.background import BackgroundScheduler
-from apscheduler.schedulers.blocking import BlockingScheduler
 
 from service.clock import core as clock
 
@@ -29,6 +27,7 @@ log = logging.getLogger(__name__)
 JOB_ID = "skyjo-clock-tick"
 DEFAULT_INTERVAL = 30.0  # seconds
 HANDLERS_KEY = "clock_handlers"  # app.extensions[HANDLERS_KEY] = the service's ClockHandlers
+REPLY_POLLER_KEY = "reply_poller"  # app.extensions[REPLY_POLLER_KEY](app): one pass over IMAP_URL
 
 _lock = threading.Lock()
 _in_process: BackgroundScheduler | None = None
@@ -42,10 +41,8 @@ def _app_parts(app, handlers):
     from service.store import db  # Flask side, imported only when an app is given
 
     handlers = handlers or app.extensions.get(HANDLERS_KEY)
-    if handlers is None:  # the service's own (bot moves through the move use case, mails)
-        from service.play.clock_service import ServiceClockHandlers
-
-        handlers = app.extensions[HANDLERS_KEY] = ServiceClockHandlers()
+    if handlers is None:
+        raise RuntimeError("no clock handlers: create_app registers the service's (play.timeouts)")
 
     def factory():
         return db.transaction(write=True, app=app)
@@ -80,9 +77,7 @@ def with_reply_polling(app, job: Callable) -> Callable:
     def job_and_replies():
         report = job()
         try:
-            from service.play.reply_service import poll_imap_once
-
-            n = poll_imap_once(app)
+            n = app.extensions[REPLY_POLLER_KEY](app)
             if n:
                 log.info("reply mailbox: %s mails handled", n)
         except Exception:  # noqa: BLE001 - keep the scheduler alive; the next sweep retries
@@ -143,63 +138,3 @@ def stop_in_process(wait: bool = True) -> None:
         sched, _in_process = _in_process, None
     if sched is not None and sched.running:
         sched.shutdown(wait=wait)
-
-
-def run_worker(database_url: str | None = None, interval: float = DEFAULT_INTERVAL, *, once: bool = False,
-               mail: bool = True, app=None, handlers: clock.ClockHandlers | None = None) -> int:
-    """`skyjo-pbem worker`: build the app (DATABASE_URL from the argument or the environment), tick
-    every `interval` seconds in the foreground (BlockingScheduler) and, unless `mail=False`, run the
-    outbox sender too. Any number of workers may run at once. `once=True`: one sweep, then return."""
-    if app is None:
-        from service import create_app
-
-        app = create_app({"DATABASE_URL": database_url} if database_url else None)
-    factory, handlers, context = _app_parts(app, handlers)
-    job = with_reply_polling(app, make_tick_job(factory, handlers, context=context))
-    if once:
-        report = job()
-        if mail:
-            _send_mail_once(app)
-        print(report)
-        return 0 if report is not None and not report.errors else 1
-    if mail:
-        from service.mail.sender import start_background_sender
-
-        start_background_sender(app, use_reloader=False)
-    sched = _scheduler(BlockingScheduler, job, interval)
-    log.info("clock worker: ticking every %ss", interval)
-    try:
-        sched.start()
-    except (KeyboardInterrupt, SystemExit):
-        pass
-    return 0
-
-
-def _send_mail_once(app) -> None:
-    from service.mail.config import configure
-    from service.mail.delivery import deliver_due
-    from service.mail.transport import DevTransport, SmtpTransport
-
-    url = app.config.get("MAIL_URL")
-    transport = SmtpTransport(url) if url else DevTransport() if app.config.get("DEV_MAILBOX") else None
-    if transport is None:
-        return
-    configure(mail_from=app.config.get("MAIL_FROM") or None, base_url=app.config.get("BASE_URL") or None)
-    deliver_due(app.extensions["db_engine"], transport, limit=10_000,
-                renderer=app.extensions.get("outbox_renderer"))
-
-
-def cmd_worker(args: argparse.Namespace) -> int:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    return run_worker(args.database_url, args.interval, once=args.once, mail=not args.no_mail)
-
-
-def add_worker_command(subparsers: argparse._SubParsersAction) -> None:
-    """`skyjo-pbem worker`: cli_service.add_commands(sub) calls this."""
-    p = subparsers.add_parser("worker", help="run the clock (deadlines, reminders, digests) and the mail "
-                                             "sender; any number of workers may run at once")
-    p.add_argument("--database-url", default=None, help="default: DATABASE_URL, else the instance SQLite file")
-    p.add_argument("--interval", type=float, default=DEFAULT_INTERVAL, help="seconds between sweeps (30)")
-    p.add_argument("--once", action="store_true", help="one sweep (and one mail run), then exit")
-    p.add_argument("--no-mail", action="store_true", help="do not run the outbox sender in this process")
-    p.set_defaults(func=cmd_worker)

@@ -1,4 +1,14 @@
-"""play: the use cases. Create, accept, decline, cancel, move, plan, rematch, vacation, play-now,
-settings, replies and the clock's handlers: each loads the game, asks the engine and writes the
-move, the state, the deadlines and the mail intents in one transaction. Imports mail/, clock/,
-render/ and store/; web/ and the CLI call it."""
+"""play: the use cases. Imports mail/, clock/, render/ and store/; web/ and the CLI call it.
+
+* `moves`: the one move path (`decide`: version check, engine, game row, move rows, deadlines, mail
+  intents in one transaction) and its entry points: a link (`play`), a plan from the board or a reply
+  mail (`play_plan`, `play_plan_for`); a timeout and "play now" come in through `play` too;
+* `games`: create, accept, decline, cancel, the deal, rematch, export;
+* `settings`: new link, mail preference, my links, vacation, play now, unsubscribe;
+* `notify`: who is mailed what after a move (turn, round-over, game-over, reply answers);
+* `clock_service`: the clock's settings from the game row, `dealt` / `moved`, what pages show of it;
+* `timeouts`: the handlers the clock's sweep calls (bot move, reminder, digest);
+* `reply_service`: a received reply mail, from its address to the plan it plays;
+* `lookups`, `errors`: reading a game by token, the errors a use case raises;
+* `usecases`: the names above in one namespace for web/ and the CLI.
+"""

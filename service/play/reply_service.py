@@ -9,7 +9,7 @@ What happens to a mail, in one write transaction:
 3. the seat is found from the secret reply address (`play+<game>-<mac>.<version>@domain`, any case);
    an unknown or rotated address is dropped (there is nobody to answer: never the forgeable From);
 4. the command text is read as a whole-turn plan (`engine.plans`) and applied all-or-nothing through
-   the same path as a link POST (`usecases.play_plan_for` -> `usecases.save_moves`);
+   the same path as a link POST (`moves.play_plan_for` -> `moves.decide`);
 5. every reply from a known seat gets an answer mail to the seat's stored address: what was
    understood and done with the new board, or why nothing was done, the legal moves and the help.
 
@@ -18,7 +18,6 @@ Nothing secret is logged: no tokens, addresses or mail text, only reasons and th
 
 from __future__ import annotations
 
-import argparse
 import logging
 
 from flask import current_app
@@ -27,9 +26,8 @@ from sqlalchemy import update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, select
 
-from service.mail import compose as mails
 from service.mail.replies import REPLY_LOCAL_PART, InboundReply, read_reply
-from service.play import usecases
+from service.play import notify, usecases
 from service.store import tokens
 from service.store.db import transaction
 from service.store.models import GameRow, SeatRow
@@ -124,64 +122,38 @@ def _apply(s: Session, seat: SeatRow, game: GameRow, r: InboundReply, version: i
     text = r.commands.text
     wrote = text if len(text) <= MAX_ECHO_CHARS else text[:MAX_ECHO_CHARS] + "…"
     if version is None:
-        mails.reply_answer(s, game, seat, headline=_("Not applied: the game moved on since the mail you "
+        notify.reply_answer(s, game, seat, headline=_("Not applied: the game moved on since the mail you "
                                                       "answered. Here is the current board."))
         return "stale"
     try:
         played = usecases.play_plan_for(s, seat, game, text, version)
     except usecases.Conflict as exc:
         if exc.context.get("stale") and game.status == "active":
-            mails.reply_answer(s, game, seat, headline=_("Not applied: the game moved on since the mail you "
+            notify.reply_answer(s, game, seat, headline=_("Not applied: the game moved on since the mail you "
                                                           "answered. Here is the current board."),
                                details=[exc.message])
             return "stale"
-        mails.reply_answer(s, game, seat, headline=_("Not applied."), details=[exc.message])
+        notify.reply_answer(s, game, seat, headline=_("Not applied."), details=[exc.message])
         return "closed" if game.status != "active" else "stale"
     except usecases.UseCaseError as exc:
         details = [_("You wrote: %(text)s", text=wrote)] if wrote else []
         details.append(exc.message)
-        mails.reply_answer(s, game, seat, headline=_("Not applied: your reply could not be played."),
+        notify.reply_answer(s, game, seat, headline=_("Not applied: your reply could not be played."),
                            details=details, error=True)
         return "refused"
-    mails.reply_answer(s, game, seat, headline=_("Understood: %(plan)s", plan=played.plan_text),
+    notify.reply_answer(s, game, seat, headline=_("Understood: %(plan)s", plan=played.plan_text),
                        details=[_("Done: %(what)s", what=", ".join(played.moves))], events=played.events)
     return "applied"
 
 
 # ---------------------------------------------------------------------------------------------------
-# `skyjo-pbem inbound-smtp`
+# the transports' side (the servers that need an app start in `service.cli_service`)
 
 
 def quiet_smtp_log() -> None:
     """aiosmtpd logs every command line at INFO, `RCPT TO:<play+secret…>` included: keep its logger
     to warnings so reply addresses (passwords to a seat) never reach the log."""
     logging.getLogger("mail.log").setLevel(logging.WARNING)
-
-
-def cmd_inbound_smtp(args: argparse.Namespace) -> int:
-    from service import create_app
-    from service.mail.inbound import serve_smtp
-    from service.mail.sender import start_background_sender
-
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    quiet_smtp_log()
-    app = create_app()
-    with app.app_context():
-        domain = tokens.mail_domain()
-    start_background_sender(app, use_reloader=False)  # answers go out from this process too
-    log.info("inbound SMTP for replies to play+…@%s on %s:%s", domain, args.host, args.port)
-    serve_smtp(lambda raw: handle_inbound(app, raw), host=args.host, port=args.port,
-               accept_domains=None if args.any_domain else [domain])
-    return 0
-
-
-def add_inbound_command(subparsers) -> None:
-    p = subparsers.add_parser("inbound-smtp", help="receive reply mails over SMTP (point the MX of "
-                                                   "MAIL_DOMAIN here); each reply plays a turn")
-    p.add_argument("--port", type=int, required=True)
-    p.add_argument("--host", default="0.0.0.0")
-    p.add_argument("--any-domain", action="store_true", help="accept recipients of any domain")
-    p.set_defaults(func=cmd_inbound_smtp)
 
 
 def poll_imap_once(app) -> int:

@@ -5,10 +5,8 @@ stable names on SQLite and PostgreSQL alike (Alembic batch mode needs them).
 """
 
 from datetime import UTC, datetime
-from types import SimpleNamespace
 
-from sqlalchemy import JSON, Boolean, Column, DateTime, Index, Integer, UniqueConstraint, text
-from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy import JSON, Column, Integer, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from service.store import naming  # noqa: E402,F401  (sets the naming convention before any table)
@@ -19,18 +17,10 @@ def utcnow() -> datetime:
 
 
 class GameRow(SQLModel, table=True):
-    """One game. `state` is the engine's full JSON (hidden information: never rendered).
-
-    `clock_held`, `clock_next_at`, `clock_rows`: the clock's decision held on the game row (see
-    `clock_service`, "held decisions"): in play, one decision is owed at a time, and its deadline
-    row lives here, written by the move's own UPDATE, until the sweep needs it (`clock_next_at`,
-    its first reminder or timeout) or anything else touches the seat's deadlines; then it becomes a
-    `clock_deadline` row. `clock_rows`: that table may hold open rows of this game (moves then take
-    the clock's full path)."""
+    """One game. `state` is the engine's full JSON (hidden information: never rendered). `version`
+    is the engine state's version: every move's UPDATE is conditional on it (exactly once)."""
 
     __tablename__ = "game"
-    __table_args__ = (Index("ix_game_clock_due", "clock_next_at", sqlite_where=text("clock_next_at IS NOT NULL"),
-                            postgresql_where=text("clock_next_at IS NOT NULL")),)
 
     id: str = Field(primary_key=True, max_length=24)
     status: str = Field(default="inviting", max_length=16)  # inviting | active | finished | cancelled
@@ -49,10 +39,6 @@ class GameRow(SQLModel, table=True):
     rematch_id: str | None = Field(default=None, max_length=24)
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
-    clock_held: dict | None = Field(default=None, sa_type=JSON)  # the held decision's deadline row values
-    clock_next_at: datetime | None = Field(default=None, sa_type=DateTime(), nullable=True)  # naive UTC
-    clock_rows: bool = Field(default=True, sa_column=Column(Boolean, nullable=False, default=True,
-                                                            server_default=text("true")))
 
 
 class SeatRow(SQLModel, table=True):
@@ -78,7 +64,7 @@ class SeatRow(SQLModel, table=True):
 
 class MoveRow(SQLModel, table=True):
     """The move log: with the game's record it is a complete engine game record, and with the saved
-    state's own (deal-time) log it is the game's public event log (see usecases.full_game)."""
+    state's own (deal-time) log it is the game's public event log (see `play.lookups.full_game`)."""
 
     __tablename__ = "move"
     # (game_id, number) also serves every lookup by game: no index of its own on game_id, one less
@@ -95,26 +81,3 @@ class MoveRow(SQLModel, table=True):
     # the public events of the decision (on its last step's row): the game's event log lives here,
     # not in the saved state, which so stays about as small in a long game as in a new one
     events: list | None = Field(default=None, sa_type=JSON)
-
-
-def holds(row, key: str, value) -> None:
-    """The database row of `row` (an ORM row or a `Snapshot`) holds `value` in column `key` now
-    (written with a Core statement): it takes it as its committed value, without another SELECT."""
-    if isinstance(row, Snapshot):
-        setattr(row, key, value)
-    else:
-        set_committed_value(row, key, value)
-
-
-class Snapshot(SimpleNamespace):
-    """A row's columns read with one Core query, under the model's attribute names: the move link's
-    hot path (`usecases.prepare_link_move`) reads and writes with Core, and loading ORM objects would cost
-    several times the query. Read-only but for what `usecases.save_moves` sets after its UPDATE."""
-
-
-class GameSnapshot(Snapshot):
-    """A `GameRow`'s columns but `record` and `setup` (the deal; a move needs neither)."""
-
-
-class SeatSnapshot(Snapshot):
-    """A `SeatRow`'s columns."""

@@ -10,7 +10,7 @@ from wtforms.validators import Email, InputRequired, Length, NumberRange, Option
 
 import engine
 from service.clock.core import valid_zone
-from service.play.clock_service import zone_choices
+from service.clock.zones import zone_choices
 
 MAX_OTHERS = 7
 

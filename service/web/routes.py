@@ -6,12 +6,13 @@ from flask import Blueprint, abort, current_app, flash, render_template, request
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 
+from service.clock.zones import zone_choices
 from service.mail.sender import wake_background_sender
-from service.play import usecases
+from service.play import clock_service, usecases
 from service.play.usecases import Conflict, NotFound
 from service.render import board as render
 from service.store import tokens
-from service.store.db import NeedsSession, core_write, single_read, transaction
+from service.store.db import transaction
 from service.store.models import GameRow, SeatRow
 from service.web import ratelimit
 from service.web.forms import LinksForm, NewGameForm
@@ -104,32 +105,11 @@ def _board_context(game: GameRow, seat: SeatRow | None, token: str | None, view:
 
 
 def _clock_board(game: GameRow, seat: SeatRow | None) -> dict:
-    """The clock on the board page, in the viewer's zone: the viewer's deadline, the others' state
-    (vacation, bot play, deadlines), the vacation form's numbers, whom the host may play for now."""
-    out = {"deadline_text": None, "clock_notes": [], "vacation": None, "play_now": []}
+    """The clock on the board page (`clock_service.board_clock`), in its own read transaction."""
     if game.status != "active":
-        return out
-    from service.clock import core as clock
-    from service.play import clock_service
-
+        return clock_service.board_clock(None, game, seat)
     with transaction() as s:
-        status = clock_service.board_status_of(s, game)
-        seats = usecases.seats_of(s, game.id)
-        out["clock_notes"] = clock_service.others_notes(s, game, seats, seat, status=status) + [
-            clock_service.rules_text(game)]
-        if seat is None:
-            return out
-        out["deadline_text"] = clock_service.deadline_text(s, game, seat, status=status)
-        sc = clock.seat_clock(s, game.id, seat.seat)
-        now = clock.utcnow()
-        left_days = int(clock.vacation_left(sc, now).total_seconds() // 86400)
-        away = sc.vacation_until if sc is not None and sc.vacation_until and sc.vacation_until > now else None
-        out["vacation"] = {"until": clock_service.local_text(away, clock_service.viewer_zone(status, seat))
-                           if away else None, "left_days": left_days}
-        if seat.is_host and game.timeout_policy == "wait":
-            out["play_now"] = [{"seat": r.seat, "name": r.name} for r in seats
-                               if r.seat is not None and r.seat != seat.seat and status.get(r.seat, {}).get("deadlines")]
-    return out
+        return clock_service.board_clock(s, game, seat)
 
 
 def _seat_page(token: str, *, message: str | None = None, status: int = 200, highlight=(),
@@ -140,8 +120,6 @@ def _seat_page(token: str, *, message: str | None = None, status: int = 200, hig
         playing = game.status not in {"inviting", "cancelled"} and game.state is not None
         view = usecases.view_for(s, game, seat.seat) if playing else None
     if view is None:
-        from service.play.clock_service import zone_choices
-
         host_tz = next((r.tz for r in seats if r.is_host and r.tz), None) or "UTC"
         return render_template("invite.html", game=game, seat=seat, seats=seats, token=token,
                                message=message, zones=zone_choices(), default_tz=seat.tz or host_tz), status
@@ -199,32 +177,12 @@ def _play(token: str, slug: str, texts: list[str]):
         raise CSRFError("move form token missing or wrong")
     form_game, form_seat = form.get("game"), form.get("seat", type=int)
     try:
-        played = _play_common_case(token, slug, version, form_game, form_seat)
-        if played is None:  # anything unusual: the use case in one transaction decides and explains
-            with transaction(write=True) as s:
-                played = usecases.play(s, token, slug, version, form_game=form_game, form_seat=form_seat)
+        with transaction(write=True) as s:
+            played = usecases.play(s, token, slug, version, form_game=form_game, form_seat=form_seat)
     except Conflict as exc:
         _acted_anyway(token)
         return _seat_page(token, message=exc.message, status=409)
     return _see_other(f"{render.seat_path(token)}?done={played.game.version}")
-
-
-def _play_common_case(token: str, slug: str, version: int, form_game: str | None, form_seat: int | None):
-    """A current link's move, lean, or None (nothing written): `usecases.prepare_link_move` reads
-    with one statement and runs the engine, then `save_prepared` writes in a `db.core_write`
-    transaction on the same connection (Core only, no Session); its UPDATE checks that the version
-    and the link's seat are still those read. On SQLite the read runs before the writer's lock, so
-    the lock is held only for the writes; on PostgreSQL read and writes are one transaction. A move
-    that needs the ORM (game over, a returning timed-out player) is left to `play`."""
-    with single_read() as conn:
-        prepared = usecases.prepare_link_move(conn, token, slug, version, form_game=form_game, form_seat=form_seat)
-        if prepared is None:
-            return None
-        try:
-            with core_write(conn) as tx:
-                return usecases.save_prepared(tx, prepared)
-        except NeedsSession:
-            return None
 
 
 @bp.post("/s/<token>/plan")
@@ -249,8 +207,6 @@ def plan(token: str):
 def _acted_anyway(token: str) -> None:
     """A player's POST that changed nothing (e.g. a used-up link) still shows they are there: the
     computer stops playing for them (its own transaction; the move's was rolled back)."""
-    from service.play import clock_service
-
     with transaction(write=True) as s:
         seat, game = usecases.seat_by_token(s, token)
         if game.status == "active":
@@ -260,23 +216,19 @@ def _acted_anyway(token: str) -> None:
 @bp.post("/s/<token>/vacation")
 def vacation(token: str):
     """The board's vacation form: pause my deadlines for some days (up to 14 per game)."""
-    from service.play import clock_service
-
     days = request.form.get("days", type=int)
     if days is None:
         raise usecases.Invalid(_("Give the number of days (1 to 14)."))
     with transaction(write=True) as s:
-        clock_service.start_vacation(s, token, days)
+        usecases.start_vacation(s, token, days)
     flash(_("Enjoy your break: your deadlines are paused for %(n)s days.", n=days))
     return _see_other(render.seat_path(token))
 
 
 @bp.post("/s/<token>/vacation/end")
 def vacation_end(token: str):
-    from service.play import clock_service
-
     with transaction(write=True) as s:
-        clock_service.stop_vacation(s, token)
+        usecases.stop_vacation(s, token)
     flash(_("Welcome back: your deadlines run again."))
     return _see_other(render.seat_path(token))
 
@@ -284,13 +236,11 @@ def vacation_end(token: str):
 @bp.post("/s/<token>/play-now")
 def play_now(token: str):
     """The host's "play for them now" (policy `wait`): the computer decides for that player."""
-    from service.play import clock_service
-
     target = request.form.get("seat", type=int)
     if target is None:
         raise usecases.Invalid(_("Choose a player."))
     with transaction(write=True) as s:
-        name = clock_service.host_play_now(s, token, target)
+        name = usecases.host_play_now(s, token, target)
     flash(_("The computer will make %(name)s's decision within a minute.", name=name))
     return _see_other(render.seat_path(token))
 
@@ -299,9 +249,12 @@ def play_now(token: str):
 def accept(token: str):
     tz = (request.form.get("tz") or "").strip() or None
     with transaction(write=True) as s:
-        _seat, game = usecases.accept(s, token, tz=tz)
-    flash(_("You are in! The cards are dealt as soon as everybody has answered.")
-          if game.status == "inviting" else _("You are in!"))
+        _seat, game, already = usecases.accept(s, token, tz=tz)
+    if already:
+        flash(_("You already accepted this invitation."))
+    else:
+        flash(_("You are in! The cards are dealt as soon as everybody has answered.")
+              if game.status == "inviting" else _("You are in!"))
     return _see_other(render.seat_path(token))
 
 
@@ -359,11 +312,7 @@ def unsubscribe_page(token: str):
 @bp.post("/s/<token>/unsubscribe")  # RFC 8058 one-click: the link token authenticates (OWN_TOKEN_ENDPOINTS)
 def unsubscribe(token: str):
     with transaction(write=True) as s:
-        seat, game = usecases.seat_by_token(s, token)
-        seat.mail_pref = "off"
-        from service.play import clock_service
-
-        clock_service.mirror_mail_pref(s, game, seat)  # no reminders or digests either
+        usecases.unsubscribe(s, token)  # no reminders or digests either
     return render_template("message.html", status=200, title=_("Unsubscribed"), message=_(
         "You will get no more mails for this game. Your link still works, and you can turn mails back "
         "on from its settings page.")), 200

@@ -15,8 +15,12 @@ from engine.game import DOWN, GONE, UP
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
 
 
-def make_deal(grids: list[list[int] | None], discard: int, draw_top: list[int] | None = None,
-              counts: dict[int, int] = CLASSIC_COUNTS) -> dict[str, Any]:
+def make_deal(
+    grids: list[list[int] | None],
+    discard: int,
+    draw_top: list[int] | None = None,
+    counts: dict[int, int] = CLASSIC_COUNTS,
+) -> dict[str, Any]:
     """An explicit deal: the given grids (A1 B1 C1 D1 A2 ... D3), discard card and draw pile top
     cards; the rest of the deck goes below them in ascending order."""
     draw_top = list(draw_top or [])
@@ -33,14 +37,28 @@ def grid(rows: str) -> list[int]:
     return values
 
 
-def new(grids: list[list[int]], discard: int = 0, draw_top: list[int] | None = None,
-        options: dict[str, Any] | None = None, seed: str = "test") -> engine.Game:
-    return engine.new_game(NAMES[: len(grids)], "classic", options, seed=seed,
-                           deals=[{"deal": make_deal(grids, discard, draw_top)}])
+def new(
+    grids: list[list[int]],
+    discard: int = 0,
+    draw_top: list[int] | None = None,
+    options: dict[str, Any] | None = None,
+    seed: str = "test",
+) -> engine.Game:
+    return engine.new_game(
+        NAMES[: len(grids)],
+        "classic",
+        options,
+        seed=seed,
+        deals=[{"deal": make_deal(grids, discard, draw_top)}],
+    )
 
 
-def position(game: engine.Game, up: dict[int, str] | None = None, turn: int | None = None,
-             gone: dict[int, str] | None = None) -> engine.Game:
+def position(
+    game: engine.Game,
+    up: dict[int, str] | None = None,
+    turn: int | None = None,
+    gone: dict[int, str] | None = None,
+) -> engine.Game:
     """Turn the named cells face-up (e.g. {0: "A1 B1 C1"}) or mark columns' cells removed, and, with
     `turn`, skip the opening straight into play with that seat to move. The result is loaded through
     Game.from_json, so the engine's invariants check it."""
@@ -99,6 +117,7 @@ def assert_json_round_trip(g: engine.Game) -> engine.Game:
     copy = engine.Game.from_json(json.loads(json.dumps(g.to_json())))
     assert copy.to_json() == g.to_json()
     assert copy.pending() == g.pending()
-    assert [m.text() for s in range(g.n) for m in copy.legal_moves(s)] == \
-           [m.text() for s in range(g.n) for m in g.legal_moves(s)]
+    assert [m.text() for s in range(g.n) for m in copy.legal_moves(s)] == [
+        m.text() for s in range(g.n) for m in g.legal_moves(s)
+    ]
     return copy

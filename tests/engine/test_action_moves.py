@@ -26,31 +26,51 @@ def g3() -> ActionGame:
     return engine.new_game(["Ann", "Bo", "Cy"], "action", seed=5)  # type: ignore[return-value]
 
 
-@pytest.mark.parametrize("text,canonical", [
-    ("action row 2", "action row 2"), ("ACTION  Row 4", "action row 4"), ("action 1", "action row 1"),
-    ("action deck", "action deck"),
-    ("play swap-own A1 C3", "play swap-own A1 C3"), ("play swap own a1 and 3c", "play swap-own A1 C3"),
-    ("swap own A1 C3", "play swap-own A1 C3"),
-    ("play double move", "play double-move"), ("play draw three", "play draw-three"),
-    ("play insight column B of Bo", "play insight column B of Bo"),
-    ("play insight col b of bo", "play insight column B of Bo"),
-    ("play insight row 2 of seat 2", "play insight row 2 of Cy"), ("play insight 2", "play insight row 2 of Ann"),
-    ("play insight row 3 of me", "play insight row 3 of Ann"),
-    ("play reactivation swap-own A1 B1", "play reactivation swap-own A1 B1"),
-    ("play reactivation meteor shower", "play reactivation meteor-shower"),
-    ("play defence", "play defense"),
-    ("play swap-with-player A1 with Bo C3", "play swap-with-player A1 with Bo C3"),
-    ("play swap with player a1 bo c3", "play swap-with-player A1 with Bo C3"),
-    ("play swap-with-player A1 with #2 B2", "play swap-with-player A1 with Cy B2"),
-    ("play thief from Bo swap own", "play thief from Bo swap-own"),
-    ("play thief 1 defense", "play thief from Bo defense"),
-    ("play meteor shower", "play meteor-shower"), ("play meteor", "play meteor-shower"),
-    ("discard action defense", "discard action defense"), ("discard thief", "discard action thief"),
-    ("block", "block"), ("Allow", "allow"), ("meteor b2", "meteor B2"), ("keep", "keep"), ("remove", "remove"),
-    ("decline", "decline"), ("pick 2 C3", "pick 2 C3"), ("pick 2 swap c3", "pick 2 C3"),
-    ("keep 1 on A1", "pick 1 A1"), ("pick none", "pick none"),
-    ("draw", "draw"), ("take", "take"), ("swap C1", "swap C1"), ("discard D3", "flip D3"),
-])
+@pytest.mark.parametrize(
+    "text,canonical",
+    [
+        ("action row 2", "action row 2"),
+        ("ACTION  Row 4", "action row 4"),
+        ("action 1", "action row 1"),
+        ("action deck", "action deck"),
+        ("play swap-own A1 C3", "play swap-own A1 C3"),
+        ("play swap own a1 and 3c", "play swap-own A1 C3"),
+        ("swap own A1 C3", "play swap-own A1 C3"),
+        ("play double move", "play double-move"),
+        ("play draw three", "play draw-three"),
+        ("play insight column B of Bo", "play insight column B of Bo"),
+        ("play insight col b of bo", "play insight column B of Bo"),
+        ("play insight row 2 of seat 2", "play insight row 2 of Cy"),
+        ("play insight 2", "play insight row 2 of Ann"),
+        ("play insight row 3 of me", "play insight row 3 of Ann"),
+        ("play reactivation swap-own A1 B1", "play reactivation swap-own A1 B1"),
+        ("play reactivation meteor shower", "play reactivation meteor-shower"),
+        ("play defence", "play defense"),
+        ("play swap-with-player A1 with Bo C3", "play swap-with-player A1 with Bo C3"),
+        ("play swap with player a1 bo c3", "play swap-with-player A1 with Bo C3"),
+        ("play swap-with-player A1 with #2 B2", "play swap-with-player A1 with Cy B2"),
+        ("play thief from Bo swap own", "play thief from Bo swap-own"),
+        ("play thief 1 defense", "play thief from Bo defense"),
+        ("play meteor shower", "play meteor-shower"),
+        ("play meteor", "play meteor-shower"),
+        ("discard action defense", "discard action defense"),
+        ("discard thief", "discard action thief"),
+        ("block", "block"),
+        ("Allow", "allow"),
+        ("meteor b2", "meteor B2"),
+        ("keep", "keep"),
+        ("remove", "remove"),
+        ("decline", "decline"),
+        ("pick 2 C3", "pick 2 C3"),
+        ("pick 2 swap c3", "pick 2 C3"),
+        ("keep 1 on A1", "pick 1 A1"),
+        ("pick none", "pick none"),
+        ("draw", "draw"),
+        ("take", "take"),
+        ("swap C1", "swap C1"),
+        ("discard D3", "flip D3"),
+    ],
+)
 def test_action_grammar_is_case_insensitive_and_canonical(g3: ActionGame, text: str, canonical: str) -> None:
     assert canon(g3, 0, text) == canonical
     assert canon(g3, 0, canonical) == canonical
@@ -61,21 +81,38 @@ def test_classic_move_texts_parse_the_same_in_action_games(g3: ActionGame) -> No
         assert g3.parse_move(move.text()) == engine.parse_move(move.text()) == move
 
 
-@pytest.mark.parametrize("text,message", [
-    ("", "empty move"), ("dance", "unknown move"), ("action row 5", "places 1-4"), ("action", "action row"),
-    ("play laser", "not an action card"), ("play swap-own A1", "two cells"), ("play swap-own A1 E4", "not a cell"),
-    ("play insight row 4 of Bo", "rows are 1-3"), ("play insight column E of Bo", "columns are A-D"),
-    ("play insight row 1 of Zed", "not a player here"), ("play thief from Bo", "the card to steal"),
-    ("play swap-with-player A1 with seat 9 B1", "no seat 9"), ("pick 4 A1", "pick 1-3"),
-    ("play double-move now", "unexpected"), ("play reactivation", "name the card to reactivate"), ("meteor", "unknown move"), ("swap", "needs one cell"),
-])
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("", "empty move"),
+        ("dance", "unknown move"),
+        ("action row 5", "places 1-4"),
+        ("action", "action row"),
+        ("play laser", "not an action card"),
+        ("play swap-own A1", "two cells"),
+        ("play swap-own A1 E4", "not a cell"),
+        ("play insight row 4 of Bo", "rows are 1-3"),
+        ("play insight column E of Bo", "columns are A-D"),
+        ("play insight row 1 of Zed", "not a player here"),
+        ("play thief from Bo", "the card to steal"),
+        ("play swap-with-player A1 with seat 9 B1", "no seat 9"),
+        ("pick 4 A1", "pick 1-3"),
+        ("play double-move now", "unexpected"),
+        ("play reactivation", "name the card to reactivate"),
+        ("meteor", "unknown move"),
+        ("swap", "needs one cell"),
+    ],
+)
 def test_action_parse_errors_are_readable(g3: ActionGame, text: str, message: str) -> None:
     with pytest.raises(engine.MoveParseError, match=message):
         g3.parse_move(text)
 
 
 def test_names_needing_care_are_written_as_seat_numbers() -> None:
-    g = engine.new_game(["Ann Lee", "ann", "C3", "Ann"], "action", seed=1)
+    # new games refuse equal names (C2, issue 16); a game saved before that may still hold "ann" and "Ann"
+    data = engine.new_game(["Ann Lee", "ann", "C3", "Bo"], "action", seed=1).to_json()
+    data["names"][3] = "Ann"
+    g = engine.Game.from_json(data)
     assert [g.who(s) for s in range(4)] == ["Ann Lee", "seat 1", "seat 2", "seat 3"]
     assert canon(g, 1, "play insight row 1 of ann lee") == "play insight row 1 of Ann Lee"
     with pytest.raises(engine.MoveParseError, match="more than one player"):
@@ -84,9 +121,24 @@ def test_names_needing_care_are_written_as_seat_numbers() -> None:
 
 
 def test_every_legal_action_move_text_parses_back_to_it() -> None:
-    g = setup(new([grid(PLAIN), grid(PLAIN), grid(PLAIN)], action_discard="thief"), up={0: "A1", 1: "A1", 2: "A1"},
-              hands={0: ["swap-own", "insight", "reactivation", "swap-with-player", "thief", "meteor-shower",
-                         "defense", "draw-three", "double-move"], 1: ["defense"]})
+    g = setup(
+        new([grid(PLAIN), grid(PLAIN), grid(PLAIN)], action_discard="thief"),
+        up={0: "A1", 1: "A1", 2: "A1"},
+        hands={
+            0: [
+                "swap-own",
+                "insight",
+                "reactivation",
+                "swap-with-player",
+                "thief",
+                "meteor-shower",
+                "defense",
+                "draw-three",
+                "double-move",
+            ],
+            1: ["defense"],
+        },
+    )
     moves = g.legal_moves(0)
     kinds = Counter((m.kind, getattr(m, "card", None), getattr(m, "via", False)) for m in moves)
     assert kinds[("play", "swap-with-player", False)] == 12 * 12 * 2  # listed per target
@@ -94,8 +146,13 @@ def test_every_legal_action_move_text_parses_back_to_it() -> None:
     assert "play reactivation" not in [m.text() for m in moves]
     help_ = {h["pattern"]: h for h in engine.view(g, 0)["action"]["move_help"]}
     assert help_["play swap-with-player <your cell> with <player> <their cell>"]["count"] == 288
-    assert help_["play reactivation thief from <player> <card>"]["example"] == "play reactivation thief from Bo defense"
-    assert engine.view(g, 1)["action"]["move_help"] == [] and engine.view(g, None)["action"]["move_help"] == []
+    assert (
+        help_["play reactivation thief from <player> <card>"]["example"]
+        == "play reactivation thief from Bo defense"
+    )
+    assert (
+        engine.view(g, 1)["action"]["move_help"] == [] and engine.view(g, None)["action"]["move_help"] == []
+    )
     for m in moves:
         assert canon(g, 0, m.text()) == m.text()
         assert g.bind(0, g.parse_move(m.text())) == m
@@ -103,7 +160,11 @@ def test_every_legal_action_move_text_parses_back_to_it() -> None:
 
 
 def test_moves_out_of_turn_get_readable_errors() -> None:
-    g = setup(new([grid(PLAIN), grid(PLAIN)]), up={0: "A1", 1: "A1"}, hands={0: ["swap-with-player"], 1: ["defense"]})
+    g = setup(
+        new([grid(PLAIN), grid(PLAIN)]),
+        up={0: "A1", 1: "A1"},
+        hands={0: ["swap-with-player"], 1: ["defense"]},
+    )
     with pytest.raises(engine.IllegalMove, match="nobody asked you to block"):
         g.play(0, "block")
     with pytest.raises(engine.IllegalMove, match="no drawn three"):
@@ -119,8 +180,14 @@ def test_moves_out_of_turn_get_readable_errors() -> None:
 def test_illegal_moves_leave_the_state_unchanged() -> None:
     g = setup(new([grid(PLAIN), grid(PLAIN)]), up={0: "A1", 1: "A1"}, hands={0: ["thief", "swap-own"]})
     before = g.to_json()
-    for bad in ("play thief from Bo defense", "play swap-own A1 A1", "play reactivation insight row 1 of Bo",
-                "play thief from me defense", "meteor A1", "keep"):
+    for bad in (
+        "play thief from Bo defense",
+        "play swap-own A1 A1",
+        "play reactivation insight row 1 of Bo",
+        "play thief from me defense",
+        "meteor A1",
+        "keep",
+    ):
         with pytest.raises(engine.IllegalMove):
             g.play(0, bad)
         assert g.to_json() == before
@@ -128,9 +195,14 @@ def test_illegal_moves_leave_the_state_unchanged() -> None:
 
 # ---------------------------------------------------------------- records
 def test_explicit_action_deal_names_stars_and_the_action_deck_and_replays() -> None:
-    d = deal([grid("* 1 2 3 / 4 5 6 7 / 8 9 10 11"), grid(PLAIN)], discard=STAR, draw_top=[STAR, 0],
-             row=("thief", "thief", "meteor-shower", "meteor-shower"), action_discard="insight",
-             action_top=["defense"])
+    d = deal(
+        [grid("* 1 2 3 / 4 5 6 7 / 8 9 10 11"), grid(PLAIN)],
+        discard=STAR,
+        draw_top=[STAR, 0],
+        row=("thief", "thief", "meteor-shower", "meteor-shower"),
+        action_discard="insight",
+        action_top=["defense"],
+    )
     g = engine.new_game(["Ann", "Bo"], "action", {"target_score": 30}, seed="r", deals=[{"deal": d}])
     assert g.discard == [STAR] and g.arow == ["thief", "thief", "meteor-shower", "meteor-shower"]
     rng = random.Random(1)
@@ -164,7 +236,9 @@ def test_record_moves_name_targets_and_replay_with_errors_numbered() -> None:
 @pytest.mark.parametrize("bot", ["random", "greedy"])
 def test_bots_play_action_games_legally_to_the_end(bot: str) -> None:
     for players in (2, 5):
-        g = engine.new_game([f"P{i}" for i in range(players)], "action", {"target_score": 60}, seed=f"bot-{bot}")
+        g = engine.new_game(
+            [f"P{i}" for i in range(players)], "action", {"target_score": 60}, seed=f"bot-{bot}"
+        )
         rng = random.Random(players)
         n = 0
         while not g.is_over:
@@ -196,7 +270,11 @@ def test_greedy_bot_uses_action_cards_and_never_pays_for_held_ones() -> None:
 
 
 def test_greedy_bot_blocks_attacks_and_discards_before_the_round_ends() -> None:
-    g = setup(new([grid(PLAIN), grid(PLAIN)]), up={0: "A1", 1: "A1"}, hands={0: ["swap-with-player"], 1: ["defense"]})
+    g = setup(
+        new([grid(PLAIN), grid(PLAIN)]),
+        up={0: "A1", 1: "A1"},
+        hands={0: ["swap-with-player"], 1: ["defense"]},
+    )
     g.play(0, "play swap-with-player A1 with Bo B1")
     assert engine.bot_move(g, 1, "greedy").text() == "block"
     every = " ".join(engine.CELL_NAMES)
@@ -209,15 +287,21 @@ def test_greedy_bot_blocks_attacks_and_discards_before_the_round_ends() -> None:
 
 
 def test_apply_move_is_pure_and_every_event_has_a_sentence() -> None:
-    g = setup(new([grid(PLAIN), grid(PLAIN), grid(PLAIN)]), up={0: "A1", 1: "A1", 2: "A1"},
-              hands={0: ["meteor-shower"], 1: ["defense"]})
+    g = setup(
+        new([grid(PLAIN), grid(PLAIN), grid(PLAIN)]),
+        up={0: "A1", 1: "A1", 2: "A1"},
+        hands={0: ["meteor-shower"], 1: ["defense"]},
+    )
     before = g.to_json()
     new_game, events = engine.apply_move(g, 0, "play meteor-shower")
     assert g.to_json() == before and new_game.version == g.version + 1
     assert [e["type"] for e in events] == ["play_action", "meteor_shower"]
     assert events[1]["text"] == "Meteor shower! Bo, Cy must each replace a grid card."
     v = engine.view(new_game, 1)
-    assert v["players"][1]["owes"] == "meteor" and v["players"][2]["owes"] == "meteor" and v["players"][0]["owes"] is None
+    assert (
+        v["players"][1]["owes"] == "meteor"
+        and v["players"][2]["owes"] == "meteor"
+        and v["players"][0]["owes"] is None
+    )
     new_game, events = engine.apply_move(new_game, 1, "block")
     assert events[0]["text"] == "Bo blocked Ann's Meteor shower with Defense."
-

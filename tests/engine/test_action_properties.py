@@ -23,16 +23,19 @@ import engine
 from engine.action.game import STAGE_THREE, ActionGame
 from engine.action.rules import ACTION_COUNTS, GAME_COUNTS
 from engine.game import DOWN, GONE, PLAY, STAGE_DRAWN
+from engine.view import VIEW_EXTENSIONS
 
 from .helpers import NAMES, assert_json_round_trip, random_mid_game
 
-options_strategy = st.fixed_dictionaries({
-    "final_reveal_removal": st.booleans(),
-    "round_starter": st.sampled_from(["previous_closer", "highest_reveal", "previous_winner"]),
-    "doubling_tie": st.sampled_from(["strict", "lenient"]),
-    "target_score": st.integers(min_value=1, max_value=40),
-    "final_tiebreak": st.sampled_from(["most_rounds_won", "shared", "extra_round"]),
-})
+options_strategy = st.fixed_dictionaries(
+    {
+        "final_reveal_removal": st.booleans(),
+        "round_starter": st.sampled_from(["previous_closer", "highest_reveal", "previous_winner"]),
+        "doubling_tie": st.sampled_from(["strict", "lenient"]),
+        "target_score": st.integers(min_value=1, max_value=40),
+        "final_tiebreak": st.sampled_from(["most_rounds_won", "shared", "extra_round"]),
+    }
+)
 
 
 def game_cards(g: ActionGame) -> Counter[Any]:
@@ -57,8 +60,9 @@ def scrambled(g: ActionGame, viewer: int | None, rng: random.Random) -> ActionGa
     c.three = list(g.three)
     c.known = [[list(k) for k in lst] for lst in g.known]
     known = {(t, cell) for t, cell, _ in c.known[viewer]} if viewer is not None else set()
-    slots: list[tuple[Any, ...]] = [("grid", s, i) for s in c.active for i in range(12)
-                                    if c.face[s][i] == DOWN and (s, i) not in known]
+    slots: list[tuple[Any, ...]] = [
+        ("grid", s, i) for s in c.active for i in range(12) if c.face[s][i] == DOWN and (s, i) not in known
+    ]
     slots += [("draw", i) for i in range(len(c.draw))]
     mine = viewer is not None and c.phase == PLAY and viewer == c.turn
     if c.phase == PLAY and c.stage == STAGE_DRAWN and not mine:
@@ -110,8 +114,9 @@ def check_view(g: ActionGame, viewer: int | None, rng: random.Random) -> None:
             assert set(e) == {"type", "seat", "cell", "discarded", "text"}
 
 
-def play_random_game(players: int, options: dict[str, Any], seed: int, bot: str,
-                     view_every: int = 6) -> ActionGame:
+def play_random_game(
+    players: int, options: dict[str, Any], seed: int, bot: str, view_every: int = 6
+) -> ActionGame:
     g = engine.new_game(NAMES[:players], "action", options, seed=f"secret-{seed:x}")
     assert isinstance(g, ActionGame)
     rng = random.Random(seed)
@@ -137,12 +142,21 @@ def play_random_game(players: int, options: dict[str, Any], seed: int, bot: str,
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(players=st.integers(min_value=2, max_value=8), options=options_strategy,
-       seed=st.integers(min_value=0, max_value=2**32), bot=st.sampled_from(["random", "greedy", "mixed"]))
+@given(
+    players=st.integers(min_value=2, max_value=8),
+    options=options_strategy,
+    seed=st.integers(min_value=0, max_value=2**32),
+    bot=st.sampled_from(["random", "greedy", "mixed"]),
+)
 def test_a1_c13_random_action_games_conserve_decks_hide_information_and_replay(
-        players: int, options: dict[str, Any], seed: int, bot: str) -> None:
-    g = play_random_game(players, options, seed, "random" if bot == "mixed" and seed % 2 else
-                         ("greedy" if bot == "mixed" else bot))
+    players: int, options: dict[str, Any], seed: int, bot: str
+) -> None:
+    g = play_random_game(
+        players,
+        options,
+        seed,
+        "random" if bot == "mixed" and seed % 2 else ("greedy" if bot == "mixed" else bot),
+    )
     assert g.winners and all(g.totals[w] == min(g.totals[s] for s in g.winners) for w in g.winners)
     state = json.loads(json.dumps(g.to_json()))
     assert engine.Game.from_json(state).to_json() == g.to_json()
@@ -153,8 +167,13 @@ def test_a1_c13_random_action_games_conserve_decks_hide_information_and_replay(
 @given(data=st.data())
 def test_action_state_round_trips_mid_game(data: st.DataObject) -> None:
     players = data.draw(st.integers(2, 8))
-    g = random_mid_game("action", players, data.draw(st.integers(0, 10**9)), data.draw(st.integers(0, 10**9)),
-                        data.draw(st.integers(0, 250)))
+    g = random_mid_game(
+        "action",
+        players,
+        data.draw(st.integers(0, 10**9)),
+        data.draw(st.integers(0, 10**9)),
+        data.draw(st.integers(0, 250)),
+    )
     assert_json_round_trip(g)
     for s in range(players):  # every legal move's text parses back to that move
         for m in g.legal_moves(s):
@@ -164,7 +183,9 @@ def test_action_state_round_trips_mid_game(data: st.DataObject) -> None:
 
 LEAKS = {
     "others' insight": lambda g, seat: [list(k) for s in range(g.n) if s != seat for k in g.known[s]],
-    "face-down values": lambda g, seat: [g.vals[s][i] for s in g.active for i in range(12) if g.face[s][i] == DOWN],
+    "face-down values": lambda g, seat: [
+        g.vals[s][i] for s in g.active for i in range(12) if g.face[s][i] == DOWN
+    ],
     "draw pile top": lambda g, seat: g.draw[-3:],
 }
 
@@ -184,13 +205,13 @@ def test_the_view_check_catches_a_leak(monkeypatch: pytest.MonkeyPatch, leak: st
     owner = next(s for s in range(3) if g.known[s])
     other = (owner + 1) % 3
     check_view(g, other, rng)  # the real view passes
-    original = ActionGame.extend_view
+    original = VIEW_EXTENSIONS["action"]
 
-    def leaky(self: ActionGame, data: dict[str, Any], seat: int | None) -> None:
-        original(self, data, seat)
-        data["action"]["peek"] = LEAKS[leak](self, seat)
+    def leaky(game: ActionGame, data: dict[str, Any], seat: int | None) -> None:
+        original(game, data, seat)
+        data["action"]["peek"] = LEAKS[leak](game, seat)
 
-    monkeypatch.setattr(ActionGame, "extend_view", leaky)
+    monkeypatch.setitem(VIEW_EXTENSIONS, "action", leaky)
     with pytest.raises(AssertionError, match="hidden"):
         for _ in range(10):  # a reshuffle could by chance keep every known value
             check_view(g, other, rng)
@@ -198,9 +219,12 @@ def test_the_view_check_catches_a_leak(monkeypatch: pytest.MonkeyPatch, leak: st
 
 def test_corrupted_action_state_is_rejected() -> None:
     g = engine.new_game(["Ann", "Bo"], "action", seed=1)
-    for _field, change in [("adeck", lambda d: d["adeck"].pop()), ("hands", lambda d: d["hands"][0].append("thief")),
-                          ("arow", lambda d: d["arow"].__setitem__(0, "laser")),
-                          ("queue", lambda d: d["queue"].append({"kind": "nap", "seat": 0}))]:
+    for _field, change in [
+        ("adeck", lambda d: d["adeck"].pop()),
+        ("hands", lambda d: d["hands"][0].append("thief")),
+        ("arow", lambda d: d["arow"].__setitem__(0, "laser")),
+        ("queue", lambda d: d["queue"].append({"kind": "nap", "seat": 0})),
+    ]:
         data = g.to_json()
         change(data)
         with pytest.raises(engine.StateError):

@@ -33,9 +33,14 @@ def _order(c: Any) -> tuple[bool, Any]:
     return (isinstance(c, str), c)
 
 
-def deal(grids: list[list[Any]], discard: Any = 0, draw_top: list[Any] | None = None,
-         row: tuple[str, ...] = ROW, action_discard: str = "defense",
-         action_top: list[str] | None = None) -> dict[str, Any]:
+def deal(
+    grids: list[list[Any]],
+    discard: Any = 0,
+    draw_top: list[Any] | None = None,
+    row: tuple[str, ...] = ROW,
+    action_discard: str = "defense",
+    action_top: list[str] | None = None,
+) -> dict[str, Any]:
     draw_top = list(draw_top or [])
     used = Counter(c for g in grids for c in g) + Counter([discard]) + Counter(draw_top)
     assert not used - Counter(GAME_COUNTS), "the deal uses cards the deck does not have"
@@ -44,19 +49,30 @@ def deal(grids: list[list[Any]], discard: Any = 0, draw_top: list[Any] | None = 
     aused = Counter(row) + Counter([action_discard]) + Counter(action_top)
     assert not aused - Counter(ACTION_COUNTS)
     arest = sorted((Counter(ACTION_COUNTS) - aused).elements(), key=ACTION_KINDS.index)
-    return {"grids": grids, "discard": discard, "draw": draw_top + rest, "action_row": list(row),
-            "action_discard": action_discard, "action_deck": action_top + arest}
+    return {
+        "grids": grids,
+        "discard": discard,
+        "draw": draw_top + rest,
+        "action_row": list(row),
+        "action_discard": action_discard,
+        "action_deck": action_top + arest,
+    }
 
 
 def new(grids: list[list[Any]], options: dict[str, Any] | None = None, **kw: Any) -> ActionGame:
-    g = engine.new_game(NAMES[: len(grids)], "action", options, seed="action-test",
-                        deals=[{"deal": deal(grids, **kw)}])
+    g = engine.new_game(
+        NAMES[: len(grids)], "action", options, seed="action-test", deals=[{"deal": deal(grids, **kw)}]
+    )
     assert isinstance(g, ActionGame)
     return g
 
 
-def setup(game: ActionGame, up: dict[int, str] | None = None, turn: int = 0,
-          hands: dict[int, list[str]] | None = None) -> ActionGame:
+def setup(
+    game: ActionGame,
+    up: dict[int, str] | None = None,
+    turn: int = 0,
+    hands: dict[int, list[str]] | None = None,
+) -> ActionGame:
     """Skip the opening: the named cells face-up, `turn` to move, held action cards taken from the
     action deck (so both decks stay whole)."""
     data = game.to_json()
@@ -107,9 +123,15 @@ def test_a1_decks_are_data_and_overridable() -> None:
     assert set(g.arow) | set(g.adiscard) | set(g.adeck) <= {"defense", "thief"}
     assert set(g.draw) | set(g.discard) <= {1, 3, 5, 7, 9, STAR} and len(g.draw) + len(g.discard) == 44 - 24
     assert engine.Game.from_json(g.to_json()).to_json() == g.to_json()
-    for bad in ({"action_deck": {"laser": 4}}, {"action_deck": {"defense": 2}}, {"game_deck": {"13": 50}},
-                {"game_deck": {"5": "many"}}, {"game_deck": [1, 2]},
-                {"game_deck": {"-2": 40, "5": 30, "star": 30}}, {"game_deck": {"1": 100}}):  # never-ending games
+    for bad in (
+        {"action_deck": {"laser": 4}},
+        {"action_deck": {"defense": 2}},
+        {"game_deck": {"13": 50}},
+        {"game_deck": {"5": "many"}},
+        {"game_deck": [1, 2]},
+        {"game_deck": {"-2": 40, "5": 30, "star": 30}},
+        {"game_deck": {"1": 100}},
+    ):  # never-ending games
         with pytest.raises(engine.OptionError):
             engine.new_game(["Ann", "Bo"], "action", bad, seed=1)
     with pytest.raises(engine.OptionError, match="cannot deal"):
@@ -126,8 +148,13 @@ def test_a2_setup_action_row_and_discard() -> None:
 
 
 def test_a3_start_highest_sum_then_highest_single_card_then_earliest_seat() -> None:
-    g = new([grid("5 1 0 0 / 0 0 0 0 / 8 8 8 9"), grid("3 3 2 2 / 2 2 2 2 / 9 9 9 10"),
-             grid("4 2 -1 -1 / -1 -1 -1 -1 / 10 10 10 11")])
+    g = new(
+        [
+            grid("5 1 0 0 / 0 0 0 0 / 8 8 8 9"),
+            grid("3 3 2 2 / 2 2 2 2 / 9 9 9 10"),
+            grid("4 2 -1 -1 / -1 -1 -1 -1 / 10 10 10 11"),
+        ]
+    )
     for seat, cells in {0: "A1 B1", 1: "A1 B1", 2: "A1 B1"}.items():
         for c in cells.split():
             g.play(seat, f"reveal {c}")
@@ -149,8 +176,9 @@ def test_a4_take_action_from_row_refills_and_is_public_but_not_playable_this_tur
     assert g.hands[0] == ["double-move"] and g.arow[1] == "thief" and g.turn == 1
     assert ev[0] == {"type": "take_action", "seat": 0, "card": "double-move", "source": "row 2"}
     assert engine.view(g, 1)["players"][0]["action_cards"] == ["double-move"]
-    g = setup(new([grid(PLAIN), grid(PLAIN)], action_top=["thief"]), up={0: "A1", 1: "A1"},
-              hands={0: ["swap-own"]})
+    g = setup(
+        new([grid(PLAIN), grid(PLAIN)], action_top=["thief"]), up={0: "A1", 1: "A1"}, hands={0: ["swap-own"]}
+    )
     g.play(0, "action deck")  # takes the thief
     assert g.hands[0] == ["swap-own", "thief"]
     g.play(1, "draw")
@@ -160,8 +188,11 @@ def test_a4_take_action_from_row_refills_and_is_public_but_not_playable_this_tur
 
 
 def test_a4_a_card_taken_in_an_extra_turn_is_playable_in_the_next() -> None:
-    g = setup(new([grid(PLAIN), grid(PLAIN)], row=("double-move", "thief", "defense", "insight")),
-              up={0: "A1", 1: "A1"}, hands={0: ["double-move"]})
+    g = setup(
+        new([grid(PLAIN), grid(PLAIN)], row=("double-move", "thief", "defense", "insight")),
+        up={0: "A1", 1: "A1"},
+        hands={0: ["double-move"]},
+    )
     g.play(0, "play double-move")
     g.play(0, "action row 1")  # extra turn 1: takes a double move
     assert g.turn == 0 and "play double-move" in texts(g, 0)  # extra turn 2: held before it
@@ -195,8 +226,10 @@ def test_a4_moves_need_a_held_card() -> None:
 
 # ---------------------------------------------------------------- A5 sets
 def test_a5_row_and_column_removed_in_the_same_turn() -> None:
-    g = setup(new([grid("5 5 5 1 / 5 2 3 4 / 5 6 7 8"), grid(PLAIN)], discard=5, draw_top=[9]),
-              up={0: "A1 B1 C1 A2 A3 B2", 1: "A1"})
+    g = setup(
+        new([grid("5 5 5 1 / 5 2 3 4 / 5 6 7 8"), grid(PLAIN)], discard=5, draw_top=[9]),
+        up={0: "A1 B1 C1 A2 A3 B2", 1: "A1"},
+    )
     events = g.play(0, "take")
     events += g.play(0, "swap D1")  # row 1 = 5 5 5 5 and column A = 5 5 5
     removed = [e for e in events if e["type"] == "remove_set"]
@@ -207,14 +240,18 @@ def test_a5_row_and_column_removed_in_the_same_turn() -> None:
 
 
 def test_a5_lost_cards_never_complete_and_stars_never_match_numbers() -> None:
-    g = setup(new([grid("5 5 * 4 / 5 2 3 4 / 7 6 7 8"), grid(PLAIN)], discard=5, draw_top=[9]),
-              up={0: "A1 B1 C1 A2", 1: "A1"})
+    g = setup(
+        new([grid("5 5 * 4 / 5 2 3 4 / 7 6 7 8"), grid(PLAIN)], discard=5, draw_top=[9]),
+        up={0: "A1 B1 C1 A2", 1: "A1"},
+    )
     g.play(0, "take")
     ev = g.play(0, "swap D1")  # 5 5 star 5: no row set
     assert "remove_set" not in types(ev)
     data = g.to_json()
-    g2 = setup(new([grid("5 5 5 4 / 2 2 2 2 / 7 6 7 8"), grid(PLAIN)], discard=2, draw_top=[9]),
-               up={0: "A1 B1 C1 A2 B2 C2", 1: "A1"})
+    g2 = setup(
+        new([grid("5 5 5 4 / 2 2 2 2 / 7 6 7 8"), grid(PLAIN)], discard=2, draw_top=[9]),
+        up={0: "A1 B1 C1 A2 B2 C2", 1: "A1"},
+    )
     data = g2.to_json()
     data["face"][0][3] = 2  # D1 already removed: row 1 can never complete
     data["discard"].insert(0, data["vals"][0][3])
@@ -229,8 +266,10 @@ def test_a5_lost_cards_never_complete_and_stars_never_match_numbers() -> None:
 
 # ---------------------------------------------------------------- A6, A7 stars
 def _star_column_game() -> ActionGame:
-    return setup(new([grid("* 1 2 3 / * 4 5 6 / * 7 8 9"), grid(PLAIN)], draw_top=[10, 11]),
-                 up={0: "A1 A2 B1", 1: "A1 B1"})
+    return setup(
+        new([grid("* 1 2 3 / * 4 5 6 / * 7 8 9"), grid(PLAIN)], draw_top=[10, 11]),
+        up={0: "A1 A2 B1", 1: "A1 B1"},
+    )
 
 
 def test_a7_star_trigger_is_optional_and_a6_star_set_can_be_removed() -> None:
@@ -238,7 +277,14 @@ def test_a7_star_trigger_is_optional_and_a6_star_set_can_be_removed() -> None:
     g.play(0, "draw")
     ev = g.play(0, "flip A3")
     assert "star_trigger" in types(ev) and pend(g) == [(0, "star_trigger")]
-    assert texts(g, 0) == ["action row 1", "action row 2", "action row 3", "action row 4", "action deck", "decline"]
+    assert texts(g, 0) == [
+        "action row 1",
+        "action row 2",
+        "action row 3",
+        "action row 4",
+        "action deck",
+        "decline",
+    ]
     assert texts(g, 1) == []
     ev = g.play(0, "decline")
     assert pend(g) == [(0, "star_set")] and texts(g, 0) == ["keep", "remove"]
@@ -263,9 +309,14 @@ def test_a7_star_trigger_takes_a_card_and_in_the_opening() -> None:
 
 def test_a6_kept_star_set_counts_only_while_whole() -> None:
     # Ann keeps a star column; Bo's swap with a player breaks it: no bonus at round end.
-    g = setup(new([grid("* 1 2 3 / * 4 5 6 / * 7 8 9"), grid("1 2 3 4 / 5 6 7 8 / 9 10 11 12")],
-                  draw_top=[10, 11, 12, 0]),
-              up={0: all_but("A3"), 1: all_but("D3")}, hands={1: ["swap-with-player"]})
+    g = setup(
+        new(
+            [grid("* 1 2 3 / * 4 5 6 / * 7 8 9"), grid("1 2 3 4 / 5 6 7 8 / 9 10 11 12")],
+            draw_top=[10, 11, 12, 0],
+        ),
+        up={0: all_but("A3"), 1: all_but("D3")},
+        hands={1: ["swap-with-player"]},
+    )
     g.play(0, "draw")
     g.play(0, "flip A3")
     g.play(0, "decline")
@@ -281,9 +332,10 @@ def test_a6_kept_star_set_counts_only_while_whole() -> None:
 
 
 def test_a6_kept_whole_star_set_scores_its_bonus() -> None:
-    g = setup(new([grid("* 1 2 3 / * 4 5 6 / * 7 8 9"), grid("1 2 3 4 / 5 6 7 8 / 9 10 11 12")],
-                  draw_top=[10, 0]),
-              up={0: all_but("A3"), 1: all_but("D3")})
+    g = setup(
+        new([grid("* 1 2 3 / * 4 5 6 / * 7 8 9"), grid("1 2 3 4 / 5 6 7 8 / 9 10 11 12")], draw_top=[10, 0]),
+        up={0: all_but("A3"), 1: all_but("D3")},
+    )
     g.play(0, "draw")
     g.play(0, "flip A3")
     g.play(0, "decline")
@@ -297,8 +349,11 @@ def test_a6_kept_whole_star_set_scores_its_bonus() -> None:
 
 # ---------------------------------------------------------------- A8 scoring
 def test_a8_each_held_action_card_costs_10_and_closer_doubled_unless_strictly_lowest() -> None:
-    g = setup(new([grid(PLAIN), grid("1 2 3 4 / 5 6 7 8 / 9 10 11 12")], draw_top=[0, 0]),
-              up={0: all_but("D3"), 1: all_but("D3")}, hands={1: ["thief", "defense"]})
+    g = setup(
+        new([grid(PLAIN), grid("1 2 3 4 / 5 6 7 8 / 9 10 11 12")], draw_top=[0, 0]),
+        up={0: all_but("D3"), 1: all_but("D3")},
+        hands={1: ["thief", "defense"]},
+    )
     g.play(0, "draw")
     g.play(0, "flip D3")  # Ann closes with 78
     g.play(1, "draw")
@@ -306,8 +361,11 @@ def test_a8_each_held_action_card_costs_10_and_closer_doubled_unless_strictly_lo
     r = g.rounds[0]
     assert r["action_cards"] == [0, 2] and r["raw"] == [78, 86]
     assert r["scores"] == [78, 86] and r["doubled"] == []
-    g = setup(new([grid(PLAIN), grid("1 2 3 4 / 5 6 7 8 / 9 10 11 12")], draw_top=[0, 0]),
-              up={0: all_but("D3"), 1: all_but("D3")}, hands={0: ["thief"]})
+    g = setup(
+        new([grid(PLAIN), grid("1 2 3 4 / 5 6 7 8 / 9 10 11 12")], draw_top=[0, 0]),
+        up={0: all_but("D3"), 1: all_but("D3")},
+        hands={0: ["thief"]},
+    )
     g.play(0, "draw")
     g.play(0, "flip D3")
     g.play(1, "draw")
@@ -352,8 +410,9 @@ def test_a9_2_double_move_gives_two_more_full_turns() -> None:
 
 
 def test_a9_3_draw_three_keep_one_rest_discarded_privately_seen() -> None:
-    g = setup(new([grid(PLAIN), grid(PLAIN)], draw_top=[-2, 7, S]), up={0: "A1", 1: "A1"},
-              hands={0: ["draw-three"]})
+    g = setup(
+        new([grid(PLAIN), grid(PLAIN)], draw_top=[-2, 7, S]), up={0: "A1", 1: "A1"}, hands={0: ["draw-three"]}
+    )
     ev = g.play(0, "play draw-three")
     assert pend(g) == [(0, "pick_three")] and g.three == [-2, 7, S]
     assert [e for e in ev if e["type"] == "draw_three"] == [{"type": "draw_three", "seat": 0, "count": 3}]
@@ -363,21 +422,26 @@ def test_a9_3_draw_three_keep_one_rest_discarded_privately_seen() -> None:
     assert texts(g, 0)[0] == "pick 1 A1" and texts(g, 0)[-1] == "pick none"
     g.play(0, "pick 1 D3")
     assert g.vals[0][11] == -2 and g.face[0][11] == UP and g.discard[-3:] == [7, S, 12] and g.three == []
-    g2 = setup(new([grid(PLAIN), grid(PLAIN)], draw_top=[-2, 7, S]), up={0: "A1", 1: "A1"},
-               hands={0: ["draw-three"]})
+    g2 = setup(
+        new([grid(PLAIN), grid(PLAIN)], draw_top=[-2, 7, S]), up={0: "A1", 1: "A1"}, hands={0: ["draw-three"]}
+    )
     g2.play(0, "play draw-three")
     g2.play(0, "pick none")
     assert Counter(g2.discard[-3:]) == Counter([-2, 7, S]) and g2.turn == 1
 
 
 def test_a9_4_insight_is_private_and_kept_while_the_cards_stay() -> None:
-    g = setup(new([grid(PLAIN), grid("1 2 3 4 / 5 6 7 8 / 9 10 11 12")], draw_top=[0, 0]),
-              up={0: "A1", 1: "A1"}, hands={0: ["insight"]})
+    g = setup(
+        new([grid(PLAIN), grid("1 2 3 4 / 5 6 7 8 / 9 10 11 12")], draw_top=[0, 0]),
+        up={0: "A1", 1: "A1"},
+        hands={0: ["insight"]},
+    )
     ev = g.play(0, "play insight column B of Bo")
     assert all("value" not in e for e in ev)
     v0 = engine.view(g, 0)
-    assert v0["action"]["private"]["insight"] == [{"seat": 1, "cell": c, "value": x}
-                                                  for c, x in (("B1", 2), ("B2", 6), ("B3", 10))]
+    assert v0["action"]["private"]["insight"] == [
+        {"seat": 1, "cell": c, "value": x} for c, x in (("B1", 2), ("B2", 6), ("B3", 10))
+    ]
     assert v0["players"][1]["grid"][1] == {"cell": "B1", "face": "down", "value": None, "known": 2}
     for viewer in (1, None):
         v = engine.view(g, viewer)
@@ -390,13 +454,23 @@ def test_a9_4_insight_is_private_and_kept_while_the_cards_stay() -> None:
 
 @pytest.mark.parametrize("blocked", [False, True])
 def test_a9_7_swap_with_a_player_blocked_and_not(blocked: bool) -> None:
-    g = setup(new([grid(PLAIN), grid("-2 2 3 4 / 5 6 7 8 / 9 10 11 12")]), up={0: "D3", 1: "A1"},
-              hands={0: ["swap-with-player"], 1: ["defense"]})
+    g = setup(
+        new([grid(PLAIN), grid("-2 2 3 4 / 5 6 7 8 / 9 10 11 12")]),
+        up={0: "D3", 1: "A1"},
+        hands={0: ["swap-with-player"], 1: ["defense"]},
+    )
     ev = g.play(0, "play swap-with-player D3 with Bo A1")
     assert pend(g) == [(1, "defend")] and texts(g, 1) == ["block", "allow"] and texts(g, 0) == []
     assert engine.view(g, 1)["action"]["decisions"] == [
-        {"seat": 1, "kind": "defend", "attacker": 0, "card": "swap-with-player", "attacker_cell": "D3",
-         "cell": "A1"}]
+        {
+            "seat": 1,
+            "kind": "defend",
+            "attacker": 0,
+            "card": "swap-with-player",
+            "attacker_cell": "D3",
+            "cell": "A1",
+        }
+    ]
     assert g.in_play == ["swap-with-player"]
     with pytest.raises(engine.IllegalMove, match="waiting for Bo"):
         g.play(0, "draw")
@@ -422,8 +496,11 @@ def test_a9_7_swap_with_a_player_hides_face_down_values() -> None:
 
 @pytest.mark.parametrize("blocked", [False, True])
 def test_a9_8_thief_steals_then_another_turn(blocked: bool) -> None:
-    g = setup(new([grid(PLAIN), grid(PLAIN)]), up={0: "A1", 1: "A1"},
-              hands={0: ["thief"], 1: ["double-move", "defense"] if blocked else ["double-move"]})
+    g = setup(
+        new([grid(PLAIN), grid(PLAIN)]),
+        up={0: "A1", 1: "A1"},
+        hands={0: ["thief"], 1: ["double-move", "defense"] if blocked else ["double-move"]},
+    )
     g.play(0, "play thief from Bo double-move")
     if blocked:
         assert pend(g) == [(1, "defend")]
@@ -437,8 +514,11 @@ def test_a9_8_thief_steals_then_another_turn(blocked: bool) -> None:
 
 
 def test_a9_9_meteor_mixed_block_and_allow() -> None:
-    g = setup(new([grid(PLAIN), grid(PLAIN), grid("0 1 2 3 / 4 5 6 7 / 8 9 10 11")], draw_top=[-2, -1]),
-              up={0: "A1", 1: "A1", 2: "A1 D3"}, hands={0: ["meteor-shower"], 1: ["defense"]})
+    g = setup(
+        new([grid(PLAIN), grid(PLAIN), grid("0 1 2 3 / 4 5 6 7 / 8 9 10 11")], draw_top=[-2, -1]),
+        up={0: "A1", 1: "A1", 2: "A1 D3"},
+        hands={0: ["meteor-shower"], 1: ["defense"]},
+    )
     ev = g.play(0, "play meteor-shower")
     assert pend(g) == [(1, "meteor"), (2, "meteor")]  # every other seat at once
     assert "block" in texts(g, 1) and "block" not in texts(g, 2) and "meteor D3" in texts(g, 2)
@@ -475,8 +555,11 @@ REACTIVATED = {
 
 @pytest.mark.parametrize("kind", sorted(REACTIVATED))
 def test_a9_5_reactivation_of_each_kind(kind: str) -> None:
-    g = setup(new([grid(PLAIN), grid("-2 2 3 4 / 5 6 7 8 / 9 10 11 12")], action_discard=kind),
-              up={0: "A1", 1: "A1"}, hands={0: ["reactivation"], 1: ["insight"]})
+    g = setup(
+        new([grid(PLAIN), grid("-2 2 3 4 / 5 6 7 8 / 9 10 11 12")], action_discard=kind),
+        up={0: "A1", 1: "A1"},
+        hands={0: ["reactivation"], 1: ["insight"]},
+    )
     assert REACTIVATED[kind] in texts(g, 0)
     g.play(0, REACTIVATED[kind])
     if kind == "draw-three":
@@ -484,7 +567,9 @@ def test_a9_5_reactivation_of_each_kind(kind: str) -> None:
         g.play(0, "pick none")
     if kind == "meteor-shower":
         g.play(1, "meteor B1")
-    assert g.adiscard[-2:] == ["reactivation", kind] and g.hands[0] == (["insight"] if kind == "thief" else [])
+    assert g.adiscard[-2:] == ["reactivation", kind] and g.hands[0] == (
+        ["insight"] if kind == "thief" else []
+    )
     if kind == "swap-own":
         assert g.vals[0][:2] == [2, 1]
     if kind == "swap-with-player":
@@ -496,8 +581,11 @@ def test_a9_5_reactivation_of_each_kind(kind: str) -> None:
 
 
 def test_a9_5_reactivation_needs_the_card_on_the_pile() -> None:
-    g = setup(new([grid(PLAIN), grid(PLAIN)], action_discard="defense"), up={0: "A1", 1: "A1"},
-              hands={0: ["reactivation"]})
+    g = setup(
+        new([grid(PLAIN), grid(PLAIN)], action_discard="defense"),
+        up={0: "A1", 1: "A1"},
+        hands={0: ["reactivation"]},
+    )
     with pytest.raises(engine.IllegalMove, match="no Thief on the action discard"):
         g.play(0, "play reactivation thief from Bo defense")
     with pytest.raises(engine.MoveParseError, match="another Reactivation"):
@@ -530,8 +618,11 @@ def test_a11_tie_broken_by_most_rounds_won_then_shared() -> None:
 
 
 def test_a8_close_by_another_grid_gives_every_other_seat_one_more_turn() -> None:
-    g = setup(new([grid(PLAIN), grid(PLAIN), grid(PLAIN)]),
-              up={0: "A1", 1: all_but("D3"), 2: "A1"}, hands={0: ["swap-with-player"]})
+    g = setup(
+        new([grid(PLAIN), grid(PLAIN), grid(PLAIN)]),
+        up={0: "A1", 1: all_but("D3"), 2: "A1"},
+        hands={0: ["swap-with-player"]},
+    )
     g.play(0, "play swap-with-player A1 with Bo D3")  # Bo's last face-down card comes to Ann
     assert g.closer == 1 and g.turn == 2
     g.play(2, "draw")
@@ -552,8 +643,10 @@ def test_views_list_new_pending_kinds_and_never_show_drawn_cards_to_others() -> 
 
 @pytest.mark.parametrize("first", ["keep", "remove"])
 def test_a6_overlapping_star_sets_are_decided_one_by_one(first: str) -> None:
-    g = setup(new([grid("* * * * / * 1 2 3 / * 4 5 6"), grid(PLAIN)], draw_top=[7]),
-              up={0: all_but("A3", "D3"), 1: "A1"})
+    g = setup(
+        new([grid("* * * * / * 1 2 3 / * 4 5 6"), grid(PLAIN)], draw_top=[7]),
+        up={0: all_but("A3", "D3"), 1: "A1"},
+    )
     g.play(0, "draw")
     g.play(0, "flip A3")
     g.play(0, "decline")

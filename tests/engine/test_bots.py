@@ -10,7 +10,7 @@ import engine
 from engine.game import DOWN
 from service.cli import simulate
 
-from .helpers import NAMES
+from .helpers import NAMES, grid, new, position
 
 
 @pytest.mark.parametrize("bot", ["random", "greedy"])
@@ -47,7 +47,7 @@ def _hide_differently(g: engine.Game) -> engine.Game:
     random.Random(99).shuffle(values)
     for i, (s, c) in enumerate(hidden):
         data["vals"][s][c] = values[i]
-    data["draw"] = values[len(hidden):]
+    data["draw"] = values[len(hidden) :]
     return engine.Game.from_json(data)
 
 
@@ -64,8 +64,9 @@ def test_greedy_uses_only_what_its_seat_may_see() -> None:
             continue  # a drawn card is private knowledge of the bot's own seat: fine either way
         other = _hide_differently(g)
         seat = g.pending()[0].seat
-        assert engine.bot_move(g, seat, "greedy", random.Random(1)) == \
-            engine.bot_move(other, seat, "greedy", random.Random(1))
+        assert engine.bot_move(g, seat, "greedy", random.Random(1)) == engine.bot_move(
+            other, seat, "greedy", random.Random(1)
+        )
 
 
 def test_greedy_scores_better_than_random_and_is_doubled_less() -> None:
@@ -73,3 +74,51 @@ def test_greedy_scores_better_than_random_and_is_doubled_less() -> None:
     rand = simulate(4, 40, "bots", "random")
     assert greedy["mean_round_score"] < rand["mean_round_score"] - 5
     assert greedy["closer_doubled_rate"] < rand["closer_doubled_rate"]
+
+
+# Games (seed "lvN-0", bot rng seeded "lvN", as `skyjo-pbem simulate --seed lv...` plays them) in which
+# greedy SKYJO Action bots used to swap equal cards back and forth for ever (issue 16).
+LOOPED = [(2, 66), (2, 209), (2, 228), (2, 267), (3, 40), (3, 176), (4, 235)]
+
+
+@pytest.mark.parametrize("players,n", LOOPED)
+def test_a8_greedy_action_bots_finish_games_that_looped(players: int, n: int) -> None:
+    """A8: a round ends when a grid has no face-down card; greedy bots must get there, not take a
+    card only to put it back where an equal one lay."""
+    g = engine.new_game([f"P{i + 1}" for i in range(players)], "action", seed=f"lv{n}-0")
+    engine.play_out(g, "greedy", random.Random(f"lv{n}"), max_moves=20_000)
+    assert g.is_over
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a8_greedy_action_games_finish(players: int) -> None:
+    for n in range(40):
+        g = engine.new_game(NAMES[:players], "action", seed=f"finish-{players}-{n}")
+        engine.play_out(g, "greedy", random.Random(n), max_moves=20_000)
+        assert g.is_over
+
+
+def test_repetition_guard_turns_a_circle_into_an_error() -> None:
+    """Two seats that take the discard top (a 5) and swap it onto their face-up 5 repeat the same
+    position every two turns; the guard says so instead of letting the loop run for ever."""
+    g = new([grid("5 6 7 8 / 9 10 11 12 / 0 1 2 3"), grid("5 4 4 4 / 3 3 3 3 / 2 2 2 2")], discard=5)
+    g = position(g, up={0: "A1 B1", 1: "A1 B1"}, turn=0)
+    guard = engine.RepetitionGuard()
+    with pytest.raises(engine.RepeatedPosition, match="same position 3 times"):
+        for _ in range(1000):
+            seat = g.pending()[0].seat
+            for move in ("take", "swap A1"):
+                g.play(seat, move)
+                guard.check(g)
+    assert guard.moves < 1000
+
+
+def test_repetition_guard_lets_a_real_game_finish() -> None:
+    g = engine.new_game(NAMES[:3], seed=11)
+    guard = engine.RepetitionGuard(every=1)
+    rng = random.Random(11)
+    while not g.is_over:
+        seat = g.pending()[0].seat
+        g.play(seat, engine.bot_move(g, seat, "greedy", rng))
+        guard.check(g)
+    assert guard.moves == len(g.moves)

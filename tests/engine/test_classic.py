@@ -38,6 +38,22 @@ def test_c2_two_to_eight_players_accepted(n: int) -> None:
     assert len(g.pending()) == n
 
 
+@pytest.mark.parametrize("players", [["Ann", "Bo", "Ann"], ["Ann", " ann "], ["ÅSA", "åsa", "Bo"]])
+def test_c2_duplicate_player_names_are_refused(players: list[str]) -> None:
+    """Players must be told apart (issue 16): equal names, ignoring case and spaces around them."""
+    with pytest.raises(engine.OptionError, match="different name"):
+        engine.new_game(players)
+    with pytest.raises(engine.OptionError, match="different name"):
+        engine.new_game(players, "action")
+
+
+def test_c2_a_saved_game_with_equal_names_still_loads() -> None:
+    """Games created before the check (issue 16) stay playable: loading does not refuse them."""
+    data = engine.new_game(["Ann", "Bo"], seed=3).to_json()
+    data["names"] = ["Ann", "ann"]
+    assert engine.Game.from_json(data).names == ["Ann", "ann"]
+
+
 def test_c3_deal_twelve_face_down_and_one_discard() -> None:
     g = engine.new_game(NAMES[:4], seed=7)
     for s in range(4):
@@ -167,8 +183,9 @@ def test_c8_column_with_face_down_card_never_counts() -> None:
 
 def test_c8_column_removal_off() -> None:
     a = grid("7 1 2 3 / 7 4 5 6 / 9 8 8 8")
-    g = position(new([a, G_B], discard=7, options={"column_removal": False}),
-                 up={0: "A1 A2 A3", 1: "A1 B1"}, turn=0)
+    g = position(
+        new([a, G_B], discard=7, options={"column_removal": False}), up={0: "A1 A2 A3", 1: "A1 B1"}, turn=0
+    )
     play(g, "0: take", "0: swap A3")
     assert [g.face[0][c] for c in (0, 4, 8)] == [UP, UP, UP]
 
@@ -178,8 +195,12 @@ def test_c8_final_reveal_removal_on_and_off(final_removal: bool) -> None:
     # seat 1 has column D of 9s with D3 still face-down when seat 0 closes
     a = grid("1 1 1 2 / 1 1 1 2 / 2 2 2 3")
     b = grid("4 4 5 9 / 3 3 5 9 / 2 6 6 9")
-    g = new([a, b], discard=0, draw_top=[12, 11],
-            options={"final_reveal_removal": final_removal, "target_score": 1000})
+    g = new(
+        [a, b],
+        discard=0,
+        draw_top=[12, 11],
+        options={"final_reveal_removal": final_removal, "target_score": 1000},
+    )
     g = position(g, up={0: _all_up_but("D3"), 1: "D1 D2 A1"}, turn=0)
     _finish_round_with_closer(g, 0)  # seat 0 closes
     play(g, "1: draw", "1: flip A2")  # seat 1's last turn, D3 stays face-down
@@ -207,10 +228,24 @@ def test_c9_closer_gets_no_final_turn_every_other_seat_exactly_one() -> None:
     assert g.round == 2
 
 
+def test_c9_the_closer_is_told_why_it_has_no_final_turn() -> None:
+    g = new([LOW, G_A, G_B], discard=0, draw_top=[12, 11, 10, 9], options={"target_score": 1000})
+    g = position(g, up={0: _all_up_but("D3"), 1: "A1 B1", 2: "A1 B1"}, turn=0)
+    play(g, "0: draw", "0: flip D3")
+    with pytest.raises(
+        engine.IllegalMove,
+        match="you closed the round: everyone else plays once more, you do not; it is Bo's turn",
+    ):
+        g.play(0, "draw")
+    with pytest.raises(engine.IllegalMove, match="it is Bo's turn, not yours"):
+        g.play(2, "draw")
+
+
 def _close_with_scores(closer_grid: list[int], other_grid: list[int], options: dict) -> dict:
     """Seat 0 closes by flipping its last card; seat 1 plays its final turn by flipping C3."""
-    g = new([closer_grid, other_grid], discard=0, draw_top=[12, 12],
-            options={"target_score": 1000, **options})
+    g = new(
+        [closer_grid, other_grid], discard=0, draw_top=[12, 12], options={"target_score": 1000, **options}
+    )
     g = position(g, up={0: _all_up_but("D3"), 1: _all_up_but("C3")}, turn=0)
     _finish_round_with_closer(g, 0)
     play(g, "1: draw", "1: flip C3")
@@ -284,7 +319,9 @@ def test_c11_reshuffle_keeps_discard_top_and_is_seeded() -> None:
 def test_c12_game_ends_at_target_lowest_total_wins() -> None:
     closer = grid("1 2 1 2 / 2 1 2 1 / 0 1 -2 -2")  # 9
     other = grid("3 3 3 3 / 2 2 2 2 / 1 1 1 1")  # 24
-    g = new([closer, other], discard=0, draw_top=[12, 12], options={"target_score": 20, "column_removal": False})
+    g = new(
+        [closer, other], discard=0, draw_top=[12, 12], options={"target_score": 20, "column_removal": False}
+    )
     g = position(g, up={0: _all_up_but("D3"), 1: _all_up_but("C3")}, turn=0)
     _finish_round_with_closer(g, 0)
     ev = play(g, "1: draw", "1: flip C3")
@@ -298,7 +335,9 @@ def test_c12_game_ends_at_target_lowest_total_wins() -> None:
 def test_c12_not_over_below_target() -> None:
     closer = grid("1 2 1 2 / 2 1 2 1 / 0 1 -2 -2")
     other = grid("3 3 3 3 / 2 2 2 2 / 1 1 1 1")
-    g = new([closer, other], discard=0, draw_top=[12, 12], options={"target_score": 25, "column_removal": False})
+    g = new(
+        [closer, other], discard=0, draw_top=[12, 12], options={"target_score": 25, "column_removal": False}
+    )
     g = position(g, up={0: _all_up_but("D3"), 1: _all_up_but("C3")}, turn=0)
     _finish_round_with_closer(g, 0)
     play(g, "1: draw", "1: flip C3")
@@ -311,9 +350,17 @@ def _tied_end(final_tiebreak: str, seats: int = 3) -> engine.Game:
     s1 = grid("3 3 3 3 / 0 0 0 0 / -2 0 0 0")  # 10
     s2 = grid("12 12 12 12 / 11 11 11 11 / 10 10 10 10")  # 132
     grids = [s0, s1, s2][:seats]
-    g = new(grids, discard=0, draw_top=[12] * 3,
-            options={"target_score": 100, "column_removal": False, "doubling": False,
-                     "final_tiebreak": final_tiebreak})
+    g = new(
+        grids,
+        discard=0,
+        draw_top=[12] * 3,
+        options={
+            "target_score": 100,
+            "column_removal": False,
+            "doubling": False,
+            "final_tiebreak": final_tiebreak,
+        },
+    )
     ups = {0: _all_up_but("D3"), 1: _all_up_but("C3"), 2: _all_up_but("C3")}
     g = position(g, up={s: ups[s] for s in range(seats)}, turn=0)
     _finish_round_with_closer(g, 0)
@@ -351,21 +398,63 @@ def test_c12_most_rounds_won_decides() -> None:
     assert engine.Game.from_json(data)._most_rounds_won([0, 1]) == [0]
 
 
-@pytest.mark.parametrize("starter,expected", [("previous_closer", 1), ("highest_reveal", 0), ("previous_winner", 0)])
+@pytest.mark.parametrize(
+    "starter,expected", [("previous_closer", 1), ("highest_reveal", 0), ("previous_winner", 0)]
+)
 def test_c6_round_starter_option(starter: str, expected: int) -> None:
     # round 1: seat 1 closes and is beaten (doubled); round 2's reveals give seat 0 the highest sum
     s0 = grid("0 0 0 0 / 0 0 1 0 / 0 0 0 0")
     s1 = grid("1 2 1 2 / 2 1 2 1 / 0 1 -2 -2")
     r2 = [grid("12 12 2 2 / 2 2 3 3 / 3 3 4 4"), grid("0 0 5 5 / 5 5 6 6 / 6 6 7 7")]
     deals = [{"deal": make_deal([s0, s1], 0, [12, 12])}, {"deal": make_deal(r2, 0)}]
-    g = engine.new_game(NAMES[:2], options={"round_starter": starter, "column_removal": False,
-                                            "target_score": 1000}, seed="x", deals=deals)
+    g = engine.new_game(
+        NAMES[:2],
+        options={"round_starter": starter, "column_removal": False, "target_score": 1000},
+        seed="x",
+        deals=deals,
+    )
     g = position(g, up={1: _all_up_but("D3"), 0: _all_up_but("C3")}, turn=1)
     _finish_round_with_closer(g, 1)
     play(g, "0: draw", "0: flip C3")
     assert g.round == 2 and g.rounds[0]["closer"] == 1
     open_all(g, {0: "A1 B1", 1: "A1 B1"})
     assert g.pending() == [(expected, "turn")]
+
+
+@pytest.mark.parametrize(
+    "starter,expected,reason",
+    [
+        ("previous_winner", 1, "previous_winner"),
+        ("previous_closer", 0, "highest_reveal"),
+        ("highest_reveal", 0, "highest_reveal"),
+    ],
+)
+def test_c6_round_starter_in_a_c12_extra_round(starter: str, expected: int, reason: str) -> None:
+    """C6 holds in a C12 extra round too (issue 16): `previous_winner` is the tied seat that scored
+    lowest in the round before, even when the previous closer (seat 2) is not in the extra round;
+    `previous_closer` falls back to C5 because the closer does not play it."""
+    s0 = grid("1 1 1 1 / 2 2 2 2 / 3 3 0 0")  # 18
+    s1 = grid("4 4 4 4 / 0 0 0 0 / 0 0 0 0")  # 16
+    s2 = grid("-2 -2 -2 -2 / -1 -1 -1 -1 / 0 0 0 0")  # -12, the closer
+    r2 = [grid("12 12 2 2 / 2 2 3 3 / 3 3 4 4"), grid("1 1 5 5 / 5 5 6 6 / 6 6 7 7"), None]
+    deals = [{"deal": make_deal([s0, s1, s2], 5, [12, 12, 12])}, {"deal": make_deal(r2, 5)}]
+    g = engine.new_game(
+        NAMES[:3],
+        options={"round_starter": starter, "column_removal": False, "doubling": False, "target_score": 30},
+        seed="x",
+        deals=deals,
+    )
+    g = position(g, up={0: _all_up_but("C3"), 1: _all_up_but("C3"), 2: _all_up_but("D3")}, turn=2)
+    data = g.to_json()
+    data["totals"] = [20, 22, 100]  # the round's 18 and 16 make a tie at 38 for the lowest total
+    g = engine.Game.from_json(data)
+    _finish_round_with_closer(g, 2)
+    play(g, "0: draw", "0: flip C3", "1: draw", "1: flip C3")
+    assert g.rounds[0]["scores"] == [18, 16, -12] and g.totals == [38, 38, 88]
+    assert g.active == [0, 1] and g.tiebreak_group == [0, 1]
+    events = open_all(g, {0: "A1 B1", 1: "A1 B1"})  # seat 0 reveals the higher sum (24 to 2)
+    assert g.pending() == [(expected, "turn")]
+    assert events[-1] == {"type": "start", "seat": expected, "reason": reason}
 
 
 def test_c13_views_hide_face_down_values_and_the_draw_pile() -> None:

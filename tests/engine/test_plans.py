@@ -39,28 +39,38 @@ def texts(steps: list) -> list[str]:
 
 
 # ------------------------------------------------------------------------------ forms
-@pytest.mark.parametrize("text, canonical", [
-    ("take swap B2", "take, swap B2"),
-    ("draw swap B2", "draw, swap B2"),
-    ("draw flip C3", "draw, flip C3"),
-    ("DRAW  FLIP c3.", "draw, flip C3"),
-    ("draw\nswap B2", "draw, swap B2"),
-    ("draw, then swap b2", "draw, swap B2"),
-    ("take and then swap 2B", "take, swap B2"),
-    ("draw", "draw"),
-    ("take", "take"),
-    ("draw: if 4 or less swap B2, else flip C3", "draw: if 4 or less swap B2, else flip C3"),
-    ("draw if 4 or less swap B2 else flip C3", "draw: if 4 or less swap B2, else flip C3"),
-    ("draw\nif 4 or less swap B2\notherwise flip C3", "draw: if 4 or less swap B2, else flip C3"),
-    ("draw; if 4 or less, swap B2; else: flip C3", "draw: if 4 or less swap B2, else flip C3"),
-    ("draw: if 4 or less then swap B2, else flip C3", "draw: if 4 or less swap B2, else flip C3"),
-    ("draw: if 4 or less swap B2, if 9 or more flip C3, else swap A1",
-     "draw: if 4 or less swap B2, if 9 or more flip C3, else swap A1"),
-    ("draw: if 4 or less swap B2, else if 9 or more flip C3, else swap A1",
-     "draw: if 4 or less swap B2, if 9 or more flip C3, else swap A1"),
-    ("draw: if 12 or less swap B2", "draw: if 12 or less swap B2"),
-    ("draw: if 4 or less swap B2, if 5 or more flip C3", "draw: if 4 or less swap B2, if 5 or more flip C3"),
-])
+@pytest.mark.parametrize(
+    "text, canonical",
+    [
+        ("take swap B2", "take, swap B2"),
+        ("draw swap B2", "draw, swap B2"),
+        ("draw flip C3", "draw, flip C3"),
+        ("DRAW  FLIP c3.", "draw, flip C3"),
+        ("draw\nswap B2", "draw, swap B2"),
+        ("draw, then swap b2", "draw, swap B2"),
+        ("take and then swap 2B", "take, swap B2"),
+        ("draw", "draw"),
+        ("take", "take"),
+        ("draw: if 4 or less swap B2, else flip C3", "draw: if 4 or less swap B2, else flip C3"),
+        ("draw if 4 or less swap B2 else flip C3", "draw: if 4 or less swap B2, else flip C3"),
+        ("draw\nif 4 or less swap B2\notherwise flip C3", "draw: if 4 or less swap B2, else flip C3"),
+        ("draw; if 4 or less, swap B2; else: flip C3", "draw: if 4 or less swap B2, else flip C3"),
+        ("draw: if 4 or less then swap B2, else flip C3", "draw: if 4 or less swap B2, else flip C3"),
+        (
+            "draw: if 4 or less swap B2, if 9 or more flip C3, else swap A1",
+            "draw: if 4 or less swap B2, if 9 or more flip C3, else swap A1",
+        ),
+        (
+            "draw: if 4 or less swap B2, else if 9 or more flip C3, else swap A1",
+            "draw: if 4 or less swap B2, if 9 or more flip C3, else swap A1",
+        ),
+        ("draw: if 12 or less swap B2", "draw: if 12 or less swap B2"),
+        (
+            "draw: if 4 or less swap B2, if 5 or more flip C3",
+            "draw: if 4 or less swap B2, if 5 or more flip C3",
+        ),
+    ],
+)
 def test_plan_forms_and_canonical_text(text: str, canonical: str) -> None:
     g = game_at_turn()
     plan = parse_plan(g, 0, text)
@@ -68,18 +78,53 @@ def test_plan_forms_and_canonical_text(text: str, canonical: str) -> None:
     assert read_plan(g, plan.text()) == plan  # the canonical form reads back to the same plan
 
 
-@pytest.mark.parametrize("cond, lo, hi", [
-    ("4 or less", None, 4), ("4 or lower", None, 4), ("is 4 or less", None, 4), ("it is 4 or below", None, 4),
-    ("at most 4", None, 4), ("<= 4", None, 4), ("<=4", None, 4), ("=< 4", None, 4), ("\u2264 4", None, 4),
-    ("< 5", None, 4), ("less than 5", None, 4), ("below 5", None, 4), ("under 5", None, 4),
-    ("9 or more", 9, None), ("9 or higher", 9, None), ("at least 9", 9, None), (">= 9", 9, None),
-    ("=> 9", 9, None), ("\u2265 9", 9, None), ("> 8", 9, None), ("more than 8", 9, None),
-    ("greater than 8", 9, None), ("above 8", 9, None),
-    ("5", 5, 5), ("is 5", 5, 5), ("= 5", 5, 5), ("==5", 5, 5), ("equals 5", 5, 5), ("a 5", 5, 5),
-    ("card is 5", 5, 5), ("five", 5, 5), ("-2", -2, -2), ("minus 2", -2, -2), ("\u22122", -2, -2),
-    ("between 3 and 5", 3, 5), ("between -2 and 0", -2, 0), ("from 3 to 5", 3, 5), ("3 to 5", 3, 5),
-    ("3..5", 3, 5), ("negative", None, -1), ("positive", 1, None), ("0 or less", None, 0),
-])
+@pytest.mark.parametrize(
+    "cond, lo, hi",
+    [
+        ("4 or less", None, 4),
+        ("4 or lower", None, 4),
+        ("is 4 or less", None, 4),
+        ("it is 4 or below", None, 4),
+        ("at most 4", None, 4),
+        ("<= 4", None, 4),
+        ("<=4", None, 4),
+        ("=< 4", None, 4),
+        ("\u2264 4", None, 4),
+        ("< 5", None, 4),
+        ("less than 5", None, 4),
+        ("below 5", None, 4),
+        ("under 5", None, 4),
+        ("9 or more", 9, None),
+        ("9 or higher", 9, None),
+        ("at least 9", 9, None),
+        (">= 9", 9, None),
+        ("=> 9", 9, None),
+        ("\u2265 9", 9, None),
+        ("> 8", 9, None),
+        ("more than 8", 9, None),
+        ("greater than 8", 9, None),
+        ("above 8", 9, None),
+        ("5", 5, 5),
+        ("is 5", 5, 5),
+        ("= 5", 5, 5),
+        ("==5", 5, 5),
+        ("equals 5", 5, 5),
+        ("a 5", 5, 5),
+        ("card is 5", 5, 5),
+        ("five", 5, 5),
+        ("-2", -2, -2),
+        ("minus 2", -2, -2),
+        ("\u22122", -2, -2),
+        ("between 3 and 5", 3, 5),
+        ("between -2 and 0", -2, 0),
+        ("from 3 to 5", 3, 5),
+        ("3 to 5", 3, 5),
+        ("3..5", 3, 5),
+        ("negative", None, -1),
+        ("positive", 1, None),
+        ("0 or less", None, 0),
+    ],
+)
 def test_every_operator(cond: str, lo: int | None, hi: int | None) -> None:
     c = parse_condition(cond)
     assert (c.lo, c.hi, c.negate, c.star) == (lo, hi, False, False)
@@ -114,38 +159,45 @@ def test_bad_conditions(bad: str) -> None:
 
 
 # ------------------------------------------------------------------------------ strict errors
-@pytest.mark.parametrize("text, error, message", [
-    ("", MoveParseError, "no move"),
-    ("   \n  ", MoveParseError, "no move"),
-    ("hello", MoveParseError, "unknown move 'hello'"),
-    ("draw swap B5", MoveParseError, "not a cell"),
-    ("draw flip", MoveParseError, "flip needs one cell"),
-    ("draw then", MoveParseError, "unknown move 'then'"),
-    ("draw: if 4 or less swap B2", MoveParseError, "what if you draw a 5 to 12"),
-    ("draw: if 4 or less swap B2, if 9 or more flip C3", MoveParseError, "a 5 to 8"),
-    ("draw: if 20 or more swap B2, else flip C3", MoveParseError, "no card is 20 or more"),
-    ("draw: if between 5 and 3 swap B2, else flip C3", MoveParseError, "empty"),
-    ("draw: if 4 or less swap B2, if 3 or less flip C3, else swap A1", MoveParseError, "can never apply"),
-    ("draw: if 12 or less swap B2, else flip C3", MoveParseError, "'else' part can never apply"),
-    ("draw: else flip C3", MoveParseError, "'else' without an 'if'"),
-    ("draw: if 4 or less swap B2, else", MoveParseError, "'else' needs a move"),
-    ("draw: if 4 or less swap B2, else flip C3, swap A1", MoveParseError, "follows the conditions"),
-    ("draw: if 4 or less swap B2, else flip C3, else swap A1", MoveParseError, "must come last"),
-    ("draw: if 4 or less swap B2, else flip C3, if 9 or more swap A1", MoveParseError, "must come last"),
-    ("draw: if 4 or less, else flip C3", MoveParseError, "needs a move"),
-    ("draw: if foo swap B2, else flip C3", MoveParseError, "condition"),
-    ("draw: if 4 or less swap B9, else flip C3", MoveParseError, "not a cell"),
-    ("take: if 4 or less swap B2, else swap C3", MoveParseError, "must follow 'draw'"),
-    ("if 4 or less swap B2, else flip C3", MoveParseError, "start with 'draw'"),
-    ("take flip C3", IllegalMove, "you must place the card you took"),
-    ("reveal A1", IllegalMove, "opening is over"),
-    ("swap B2", IllegalMove, "first draw"),
-    ("draw swap B2 swap C2", IllegalMove, "move 3 \\(swap C2\\): your reply must end with 'swap B2'"),
-    ("take swap A1, draw", IllegalMove, "move 3 \\(draw\\): you have no decision"),
-    ("draw: if 4 or less swap B2, else flip A1", IllegalMove, "else: move 2 \\(flip A1\\): A1 is already face-up"),
-    ("draw: if 4 or less flip B1, else flip C3", IllegalMove, "if 4 or less: move 2 \\(flip B1\\)"),
-    ("x" * 700, MoveParseError, "too long"),
-])
+@pytest.mark.parametrize(
+    "text, error, message",
+    [
+        ("", MoveParseError, "no move"),
+        ("   \n  ", MoveParseError, "no move"),
+        ("hello", MoveParseError, "unknown move 'hello'"),
+        ("draw swap B5", MoveParseError, "not a cell"),
+        ("draw flip", MoveParseError, "flip needs one cell"),
+        ("draw then", MoveParseError, "unknown move 'then'"),
+        ("draw: if 4 or less swap B2", MoveParseError, "what if you draw a 5 to 12"),
+        ("draw: if 4 or less swap B2, if 9 or more flip C3", MoveParseError, "a 5 to 8"),
+        ("draw: if 20 or more swap B2, else flip C3", MoveParseError, "no card is 20 or more"),
+        ("draw: if between 5 and 3 swap B2, else flip C3", MoveParseError, "empty"),
+        ("draw: if 4 or less swap B2, if 3 or less flip C3, else swap A1", MoveParseError, "can never apply"),
+        ("draw: if 12 or less swap B2, else flip C3", MoveParseError, "'else' part can never apply"),
+        ("draw: else flip C3", MoveParseError, "'else' without an 'if'"),
+        ("draw: if 4 or less swap B2, else", MoveParseError, "'else' needs a move"),
+        ("draw: if 4 or less swap B2, else flip C3, swap A1", MoveParseError, "follows the conditions"),
+        ("draw: if 4 or less swap B2, else flip C3, else swap A1", MoveParseError, "must come last"),
+        ("draw: if 4 or less swap B2, else flip C3, if 9 or more swap A1", MoveParseError, "must come last"),
+        ("draw: if 4 or less, else flip C3", MoveParseError, "needs a move"),
+        ("draw: if foo swap B2, else flip C3", MoveParseError, "condition"),
+        ("draw: if 4 or less swap B9, else flip C3", MoveParseError, "not a cell"),
+        ("take: if 4 or less swap B2, else swap C3", MoveParseError, "must follow 'draw'"),
+        ("if 4 or less swap B2, else flip C3", MoveParseError, "start with 'draw'"),
+        ("take flip C3", IllegalMove, "you must place the card you took"),
+        ("reveal A1", IllegalMove, "opening is over"),
+        ("swap B2", IllegalMove, "first draw"),
+        ("draw swap B2 swap C2", IllegalMove, "move 3 \\(swap C2\\): your reply must end with 'swap B2'"),
+        ("take swap A1, draw", IllegalMove, "move 3 \\(draw\\): you have no decision"),
+        (
+            "draw: if 4 or less swap B2, else flip A1",
+            IllegalMove,
+            "else: move 2 \\(flip A1\\): A1 is already face-up",
+        ),
+        ("draw: if 4 or less flip B1, else flip C3", IllegalMove, "if 4 or less: move 2 \\(flip B1\\)"),
+        ("x" * 700, MoveParseError, "too long"),
+    ],
+)
 def test_malformed_and_illegal_plans_are_rejected_with_a_reason(text: str, error: type, message: str) -> None:
     g = game_at_turn()
     before = g.to_json()
@@ -163,11 +215,18 @@ def test_not_your_turn() -> None:
 
 
 # ------------------------------------------------------------------------------ applying
-@pytest.mark.parametrize("card, expected", [
-    (3, ["draw", "swap B2"]), (-2, ["draw", "swap B2"]), (4, ["draw", "swap B2"]),
-    (9, ["draw", "flip C3"]), (12, ["draw", "flip C3"]),
-    (5, ["draw", "swap A1"]), (8, ["draw", "swap A1"]),
-])
+@pytest.mark.parametrize(
+    "card, expected",
+    [
+        (3, ["draw", "swap B2"]),
+        (-2, ["draw", "swap B2"]),
+        (4, ["draw", "swap B2"]),
+        (9, ["draw", "flip C3"]),
+        (12, ["draw", "flip C3"]),
+        (5, ["draw", "swap A1"]),
+        (8, ["draw", "swap A1"]),
+    ],
+)
 def test_conditions_are_evaluated_on_the_drawn_card(card: int, expected: list[str]) -> None:
     g = game_at_turn(draw_top=[card])
     plan = parse_plan(g, 0, "draw: if 4 or less swap B2, if 9 or more flip C3, else swap A1")
@@ -212,7 +271,9 @@ def test_apply_is_all_or_nothing() -> None:
         bad.apply(g, 0)
     assert g.to_json() == before
     with pytest.raises(IllegalMove):
-        Plan((Move("draw"),), (Branch(Condition(hi=4), (Move("flip", 0),)), Branch(None, (Move("flip", 0),)))).apply(g, 0)
+        Plan(
+            (Move("draw"),), (Branch(Condition(hi=4), (Move("flip", 0),)), Branch(None, (Move("flip", 0),)))
+        ).apply(g, 0)
     assert g.to_json() == before
 
 
@@ -259,7 +320,10 @@ def test_moves_are_read_by_the_variants_own_parser() -> None:
 
 def test_ambiguous_readings_are_refused_and_commas_resolve_them() -> None:
     g = _Multi(["Ann", "Bo"], seed="multi")
-    with pytest.raises(MoveParseError, match="can be read as 'take' or as 'draw, draw'|can be read as 'draw, draw' or as 'take'"):
+    with pytest.raises(
+        MoveParseError,
+        match="can be read as 'take' or as 'draw, draw'|can be read as 'draw, draw' or as 'take'",
+    ):
         read_plan(g, "pass the card")
     assert read_plan(g, "pass, the card").moves == (Move("draw"), Move("draw"))
 
@@ -282,13 +346,15 @@ def test_a_whole_game_played_by_plans_only() -> None:
             down = [c["cell"] for c in faces if c["face"] == "down"]
             a, b = rng.choice(cells), rng.choice(cells)
             third = f"flip {rng.choice(down)}" if down else f"swap {rng.choice(cells)}"
-            text = rng.choice([
-                f"take swap {a}",
-                f"draw swap {a}",
-                f"draw: if 4 or less swap {a}, else {third}",
-                f"draw: if 2 or less swap {a}, if 10 or more {third}, else swap {b}",
-                f"draw: if between 0 and 5 swap {a}, otherwise {third}",
-            ])
+            text = rng.choice(
+                [
+                    f"take swap {a}",
+                    f"draw swap {a}",
+                    f"draw: if 4 or less swap {a}, else {third}",
+                    f"draw: if 2 or less swap {a}, if 10 or more {third}, else swap {b}",
+                    f"draw: if between 0 and 5 swap {a}, otherwise {third}",
+                ]
+            )
         else:
             text = rng.choice(legal)
         plan = parse_plan(g, seat, text)
@@ -299,9 +365,44 @@ def test_a_whole_game_played_by_plans_only() -> None:
 
 
 # ------------------------------------------------------------------------------ property
-_TOKENS = ["draw", "take", "swap", "flip", "reveal", "B2", "C3", "A1", "D3", "b9", "if", "else", "otherwise",
-           "4", "-2", "12", "or", "less", "more", "between", "and", "then", ",", ":", ";", "\n", "<=", ">", "=",
-           "not", "star", "is", ".", "  ", "é", "💥"]
+_TOKENS = [
+    "draw",
+    "take",
+    "swap",
+    "flip",
+    "reveal",
+    "B2",
+    "C3",
+    "A1",
+    "D3",
+    "b9",
+    "if",
+    "else",
+    "otherwise",
+    "4",
+    "-2",
+    "12",
+    "or",
+    "less",
+    "more",
+    "between",
+    "and",
+    "then",
+    ",",
+    ":",
+    ";",
+    "\n",
+    "<=",
+    ">",
+    "=",
+    "not",
+    "star",
+    "is",
+    ".",
+    "  ",
+    "é",
+    "💥",
+]
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -324,8 +425,12 @@ def test_random_texts_never_crash_and_never_half_apply(tokens: list[str], card: 
 def test_the_two_line_help_shows_only_working_commands() -> None:
     assert len(COMMAND_HELP.splitlines()) == 2
     g = game_at_turn()
-    for example in ["draw swap B2", "draw flip C3", "take swap C1",
-                    "draw: if 4 or less swap B2, if 9 or more flip C3, else swap A1"]:
+    for example in [
+        "draw swap B2",
+        "draw flip C3",
+        "take swap C1",
+        "draw: if 4 or less swap B2, if 9 or more flip C3, else swap A1",
+    ]:
         assert example in COMMAND_HELP
         parse_plan(g, 0, example)
     assert "reveal A1" in COMMAND_HELP
@@ -334,7 +439,11 @@ def test_the_two_line_help_shows_only_working_commands() -> None:
 
 def test_no_peeking_a_plan_ends_with_the_move_that_turns_up_a_card() -> None:
     g = game_at_turn()
-    for text in ["draw flip C3, take", "take swap C3, draw", "draw: if 4 or less swap B2, else flip C3, draw"]:
+    for text in [
+        "draw flip C3, take",
+        "take swap C3, draw",
+        "draw: if 4 or less swap B2, else flip C3, draw",
+    ]:
         with pytest.raises(EngineError):
             parse_plan(g, 0, text)
     with pytest.raises(IllegalMove, match="must end with 'flip C3'"):

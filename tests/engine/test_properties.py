@@ -19,17 +19,19 @@ from engine.game import DOWN, GONE, PLAY, STAGE_DRAWN, UP
 
 from .helpers import NAMES, assert_json_round_trip, random_mid_game
 
-options_strategy = st.fixed_dictionaries({
-    "column_removal": st.booleans(),
-    "final_reveal_removal": st.booleans(),
-    "start_tiebreak": st.sampled_from(["extra_reveal", "highest_card"]),
-    "round_starter": st.sampled_from(["previous_closer", "highest_reveal", "previous_winner"]),
-    "doubling": st.booleans(),
-    "doubling_tie": st.sampled_from(["strict", "lenient"]),
-    "doubling_positive_only": st.booleans(),
-    "target_score": st.integers(min_value=1, max_value=120),
-    "final_tiebreak": st.sampled_from(["extra_round", "most_rounds_won", "shared"]),
-})
+options_strategy = st.fixed_dictionaries(
+    {
+        "column_removal": st.booleans(),
+        "final_reveal_removal": st.booleans(),
+        "start_tiebreak": st.sampled_from(["extra_reveal", "highest_card"]),
+        "round_starter": st.sampled_from(["previous_closer", "highest_reveal", "previous_winner"]),
+        "doubling": st.booleans(),
+        "doubling_tie": st.sampled_from(["strict", "lenient"]),
+        "doubling_positive_only": st.booleans(),
+        "target_score": st.integers(min_value=1, max_value=120),
+        "final_tiebreak": st.sampled_from(["extra_round", "most_rounds_won", "shared"]),
+    }
+)
 
 
 def all_cards(g: engine.Game) -> Counter[int]:
@@ -67,10 +69,15 @@ def check_view(g: engine.Game, seat: int | None) -> None:
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(players=st.integers(min_value=2, max_value=8), options=options_strategy,
-       seed=st.integers(min_value=0, max_value=2**32), bot=st.sampled_from(["random", "greedy"]))
+@given(
+    players=st.integers(min_value=2, max_value=8),
+    options=options_strategy,
+    seed=st.integers(min_value=0, max_value=2**32),
+    bot=st.sampled_from(["random", "greedy"]),
+)
 def test_c1_c13_random_games_conserve_cards_hide_information_and_replay(
-        players: int, options: dict[str, Any], seed: int, bot: str) -> None:
+    players: int, options: dict[str, Any], seed: int, bot: str
+) -> None:
     g = engine.new_game(NAMES[:players], options=options, seed=f"secret-seed-{seed:x}")
     deck = Counter(CLASSIC_COUNTS)
     rng = random.Random(seed)
@@ -97,8 +104,13 @@ def test_c1_c13_random_games_conserve_cards_hide_information_and_replay(
 @settings(max_examples=60, deadline=None)
 @given(data=st.data())
 def test_state_round_trips_mid_game(data: st.DataObject) -> None:
-    g = random_mid_game("classic", data.draw(st.integers(2, 8)), data.draw(st.integers(0, 10**9)),
-                        data.draw(st.integers(0, 10**9)), data.draw(st.integers(0, 300)))
+    g = random_mid_game(
+        "classic",
+        data.draw(st.integers(2, 8)),
+        data.draw(st.integers(0, 10**9)),
+        data.draw(st.integers(0, 10**9)),
+        data.draw(st.integers(0, 300)),
+    )
     assert_json_round_trip(g)
 
 
@@ -112,7 +124,10 @@ def test_corrupted_state_is_rejected() -> None:
         assert "one deck" in str(exc)
     else:
         raise AssertionError("a state missing a card must not load")
-    for broken, needle in [({**g.to_json(), "schema": 99}, "schema"), ({**g.to_json(), "phase": "nap"}, "phase")]:
+    for broken, needle in [
+        ({**g.to_json(), "schema": 99}, "schema"),
+        ({**g.to_json(), "phase": "nap"}, "phase"),
+    ]:
         try:
             engine.Game.from_json(broken)
         except engine.StateError as exc:

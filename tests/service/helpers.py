@@ -192,18 +192,21 @@ def random_reply_plan(g: engine.Game, seat: int, rng: random.Random) -> str:
 
 
 _HOLD = """
-import fcntl, os, sys, time
-fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o600)
-fcntl.flock(fd, fcntl.LOCK_EX)
+import sqlite3, sys, time
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+conn.execute("PRAGMA journal_mode = WAL")
+conn.execute("BEGIN IMMEDIATE")
 print("held", flush=True)
 time.sleep(float(sys.argv[2]))
+conn.execute("COMMIT")
 """
 
 
 @contextmanager
-def writer_queue_held(path: Path | str, seconds: float = 0.6) -> Iterator[None]:
-    """Another process holds a SQLite writer queue file (`<db>.writers`) for `seconds` from the
-    moment this yields: whoever takes the queue meanwhile has to wait."""
+def sqlite_write_held(path: Path | str, seconds: float = 0.6) -> Iterator[None]:
+    """Another process holds the write lock of a SQLite database file (`BEGIN IMMEDIATE`) for
+    `seconds` from the moment this yields: whoever begins a write transaction meanwhile waits in
+    the busy timeout."""
     other = subprocess.Popen([sys.executable, "-c", _HOLD, str(path), str(seconds)], stdout=subprocess.PIPE,
                              text=True)
     try:

@@ -14,6 +14,7 @@ from sqlalchemy.types import JSON
 
 import engine as skyjo
 from service.clock import core as clock
+from service.clock import tick
 from service.clock.core import ClockSettings
 from service.store.clock_models import Deadline, SeatClock
 from tests.service.test_clock_support import RecordingHandlers, effect, pg_schema_url, setup_db
@@ -380,7 +381,7 @@ def test_unfinished_claim_expires_and_is_retried_once(db):
     d = Deadline.__table__
     due = d.c.fired_at.is_(None) & (d.c.next_at <= T0 + H)
     # a worker claims the row and dies before handling it
-    assert clock._claim(f, d, due, d.c.next_at, T0 + H, "deadbeef", 10, timedelta(minutes=5))
+    assert tick._claim(f, d, due, d.c.next_at, T0 + H, "deadbeef", 10, timedelta(minutes=5))
     h = RecordingHandlers()
     assert clock.tick(T0 + H + timedelta(minutes=4), f, h).claimed == 0  # the claim is still live
     assert clock.tick(T0 + H + timedelta(minutes=5), f, h).timeouts == 1

@@ -10,6 +10,7 @@ from datetime import timedelta
 
 import pytest
 
+from service import cli_service
 from service.clock import core as clock
 from service.clock import scheduler
 from service.clock.core import ClockSettings
@@ -82,9 +83,9 @@ def test_session_factory_form_needs_handlers(eng):
 def test_run_worker_once_and_command(eng):
     h = RecordingHandlers()
     due_now(eng)
-    assert scheduler.run_worker(app=FakeApp(eng, h), once=True, mail=False) == 0
+    assert cli_service.run_worker(app=FakeApp(eng, h), once=True, mail=False) == 0
     assert len(h.timeouts) == 1
     parser = argparse.ArgumentParser()
-    scheduler.add_worker_command(parser.add_subparsers(dest="command"))
+    cli_service.add_worker_command(parser.add_subparsers(dest="command"))
     args = parser.parse_args(["worker", "--interval", "5", "--once", "--no-mail"])
-    assert (args.func, args.interval, args.once, args.no_mail) == (scheduler.cmd_worker, 5.0, True, True)
+    assert (args.func, args.interval, args.once, args.no_mail) == (cli_service.cmd_worker, 5.0, True, True)

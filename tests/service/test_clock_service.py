@@ -14,7 +14,7 @@ import pytest
 from sqlmodel import select
 
 from service.clock import core as clock
-from service.play import clock_service
+from service.play import clock_service, timeouts
 from service.render import board as render
 from service.store.clock_models import Deadline, SeatClock
 
@@ -49,7 +49,7 @@ def sweep(app, at):
     from service.store import db
 
     with app.app_context():
-        r = clock.tick(at, lambda: db.transaction(write=True, app=app), clock_service.ServiceClockHandlers())
+        r = clock.tick(at, lambda: db.transaction(write=True, app=app), timeouts.ServiceClockHandlers())
     assert r.errors == 0, r.error_messages
     return r
 
@@ -102,7 +102,7 @@ def test_timeouts_play_through_the_move_use_case(app):
         g = usecases.load_engine_game(game)
         owed = {p.seat for p in g.pending()}
         if 1 in owed:
-            usecases.play(s, tokens[1], render.slug_for(clock_service.bot_decision(g, 1)), game.version)
+            usecases.play(s, tokens[1], render.slug_for(timeouts.bot_decision(g, 1)), game.version)
         else:
             clock_service.player_acted(s, game, usecases.seats_of(s, game_id)[1])
     bo = q(app, select(SeatClock).where(SeatClock.game_id == game_id, SeatClock.seat == 1))[0]
@@ -127,7 +127,7 @@ def test_digest_mail_lists_waiting_games(app):
 
 
 def test_worker_once_with_the_services_default_handlers(app):
-    from service.clock import scheduler
+    from service import cli_service
     from service.store.models import MoveRow
 
     game_id, _tokens = start_game(app)
@@ -136,6 +136,5 @@ def test_worker_once_with_the_services_default_handlers(app):
 
         with db.transaction(write=True) as s:  # the host kicks both seats: due now
             assert clock.play_now(s, game_id, 0) == 1 and clock.play_now(s, game_id, 1) == 1
-    app.extensions.pop(scheduler.HANDLERS_KEY, None)
-    assert scheduler.run_worker(app=app, once=True, mail=False) == 0
+    assert cli_service.run_worker(app=app, once=True, mail=False) == 0
     assert len(q(app, select(MoveRow).where(MoveRow.game_id == game_id))) >= 2

@@ -18,8 +18,8 @@ from sqlmodel import select
 
 import engine
 from service.clock import core as clock
-from service.mail import compose as service_mails
-from service.play import clock_service
+from service.play import clock_service, timeouts
+from service.play import notify as service_mails
 from service.store import db, tokens
 from service.store.clock_models import Deadline, SeatClock
 from service.store.models import GameRow, MoveRow, SeatRow
@@ -50,7 +50,7 @@ def rows(app, stmt):
 
 def sweep(app, at):
     with app.app_context():
-        r = clock.tick(at, lambda: db.transaction(write=True, app=app), clock_service.ServiceClockHandlers())
+        r = clock.tick(at, lambda: db.transaction(write=True, app=app), timeouts.ServiceClockHandlers())
     assert r.errors == 0, r.error_messages
     return r
 
@@ -442,4 +442,4 @@ def test_serve_starts_the_clock_once_and_worker_is_a_command(app, monkeypatch):
     parser = argparse.ArgumentParser()
     cli_service.add_commands(parser.add_subparsers(dest="cmd"))
     parsed = parser.parse_args(["worker", "--once", "--no-mail"])
-    assert parsed.func is scheduler.cmd_worker and parsed.once and parsed.no_mail
+    assert parsed.func is cli_service.cmd_worker and parsed.once and parsed.no_mail

@@ -20,7 +20,7 @@ from sqlalchemy import func, select
 from service.clock import core as clock
 from service.clock.core import ClockSettings
 from service.store.clock_models import Deadline
-from tests.service.helpers import writer_queue_held
+from tests.service.helpers import sqlite_write_held
 from tests.service.test_clock_support import ROOT, RecordingHandlers, effect, pg_schema_url, setup_db
 
 T0 = datetime(2027, 1, 11, 12, 0)
@@ -106,19 +106,18 @@ def test_many_workers_handle_each_deadline_once(url, n_workers, tmp_path):
     assert workers >= 2, f"the workers did not overlap: the test proves nothing {results}"
 
 
-def test_sqlite_clock_sessions_queue_with_the_service_writers(tmp_path):
-    """On a SQLite file, `session_factory_for` takes the service's writer queue (`<db>.writers`)
-    before `BEGIN IMMEDIATE`. Without it a waiting worker sleeps in SQLite's busy handler and another
-    worker's back-to-back sweep transactions starve it (one worker did the whole sweep)."""
+def test_sqlite_clock_sessions_wait_for_the_service_writers(tmp_path):
+    """On a SQLite file, `session_factory_for` begins with `BEGIN IMMEDIATE`: a clock transaction
+    waits (busy timeout) for another process's write transaction instead of failing."""
     db_file = tmp_path / "clock.sqlite3"
     eng = setup_db(f"sqlite:///{db_file}")
     try:
-        with writer_queue_held(f"{db_file}.writers", 0.6):
+        with sqlite_write_held(db_file, 0.6):
             t0 = time.monotonic()
             with clock.session_factory_for(eng)() as s:
+                s.execute(select(func.count()).select_from(Deadline.__table__)).scalar_one()  # (and BEGIN)
                 waited = time.monotonic() - t0
-                s.execute(select(func.count()).select_from(Deadline.__table__)).scalar_one()
-        assert waited > 0.3, "the clock session did not queue behind the other writer"
+        assert waited > 0.3, "the clock session did not wait for the other writer"
     finally:
         eng.dispose()
 

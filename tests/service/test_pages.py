@@ -206,7 +206,7 @@ def test_rematch_and_export_command(app, client, db_url):
     invites = [m for m in h.mails(app)[before:] if "invites you" in m.text_body]
     assert [m.to_addr for m in invites] == ["bo@example.com"]
     # export prints the engine record; replay reproduces the game
-    env = dict(os.environ, DATABASE_URL=db_url, SECRET_KEY="x")
+    env = dict(os.environ, DATABASE_URL=db_url, SECRET_KEY="x", SKYJO_ENV="development")
     out = subprocess.run([sys.executable, "-m", "service.cli", "export", gid], cwd=ROOT, env=env,
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr

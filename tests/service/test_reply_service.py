@@ -249,7 +249,7 @@ def test_other_seats_addresses_rotated_and_forged_addresses(app, client):
     since = last_id(app)
     with app.app_context(), db.transaction(write=True) as s:
         seat, g = usecases.seat_by_token(s, new_token)
-        from service.mail import compose as mails
+        from service.play import notify as mails
 
         mails.decision_or_nothing(s, g, seat, usecases.load_engine_game(g))
     fresh = latest_reply_mail(app, player.email)

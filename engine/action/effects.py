@@ -1,0 +1,296 @@
+"""SKYJO Action card effects and the answers to queued decisions (A6, A7, A9).
+
+`ActionEffectsMixin` is one part of `engine.action.game.ActionGame`. It owns:
+* playing an action card (A9, directly or through Reactivation, A9.5): its targets checked, then its
+  effect - Swap own, Double move, Draw three, Insight, Defense's extra turn, and the attacks (Swap
+  with a player, Thief, Meteor shower), which wait in `in_play` while their targets may defend;
+* the answers to queued decisions: take an action card or decline after a star (A7), keep or remove
+  a star set (A6), block or allow an attack (A9.6), a Meteor shower target's card (A9.9).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import IllegalMove
+from ..moves import CELL_NAMES, COLUMN_NAMES, Move
+from ..phases import DOWN, GONE, UP
+from . import moves as am
+from .moves import ActionMove
+from .phases import MAIN, RESOLVE, STAGE_THREE, line_cells, line_label, title
+from .rules import (
+    ATTACKS,
+    DEFENSE,
+    DOUBLE_MOVE,
+    DRAW_THREE,
+    INSIGHT,
+    METEOR,
+    REACTIVATION,
+    STAR,
+    STAR_COLUMN_BONUS,
+    STAR_ROW_BONUS,
+    SWAP_OWN,
+    SWAP_PLAYER,
+    THIEF,
+)
+
+
+class ActionEffectsMixin:
+    """Action card effects and answers to queued decisions (A6, A7, A9); part of `ActionGame`."""
+
+    def _check_targets(self, seat: int, move: ActionMove) -> None:
+        card = move.card
+        f = self.face[seat]
+        if card == SWAP_OWN:
+            a, b = move.cells
+            if a == b:
+                raise IllegalMove("swap-own needs two different cells")
+            for c in (a, b):
+                if f[c] == GONE:
+                    raise IllegalMove(f"{CELL_NAMES[c]} has been removed")
+        elif card == INSIGHT:
+            t = move.target
+            if t not in self.active:
+                raise IllegalMove(f"{self.names[t]} is not playing this round")  # type: ignore[index]
+            cells = line_cells(move.line, move.index)  # type: ignore[arg-type]
+            if not any(self.face[t][c] == DOWN for c in cells):  # type: ignore[index]
+                raise IllegalMove(
+                    f"{line_label(move.line, move.index)} of {self.names[t]}'s grid has no "  # type: ignore[arg-type,index]
+                    "face-down card"
+                )
+        elif card == SWAP_PLAYER:
+            t = move.target
+            if t == seat:
+                raise IllegalMove("swap with a player needs another player; for your own grid use swap-own")
+            if t not in self.active:
+                raise IllegalMove(f"{self.names[t]} is not playing this round")  # type: ignore[index]
+            a, b = move.cells
+            if f[a] == GONE:
+                raise IllegalMove(f"your {CELL_NAMES[a]} has been removed")
+            if self.face[t][b] == GONE:  # type: ignore[index]
+                raise IllegalMove(f"{self.names[t]}'s {CELL_NAMES[b]} has been removed")  # type: ignore[index]
+        elif card == THIEF:
+            t = move.target
+            if t == seat:
+                raise IllegalMove("the thief steals from another player")
+            if move.steal not in self.hands[t]:  # type: ignore[index]
+                raise IllegalMove(f"{self.names[t]} holds no {title(move.steal)} card")  # type: ignore[arg-type,index]
+        elif card == DRAW_THREE:
+            if not (self.draw or len(self.discard) > 1):
+                raise IllegalMove("there are no cards to draw")
+
+    def _play_card(self, seat: int, move: ActionMove, events: list[dict[str, Any]]) -> None:
+        card: str = move.card  # type: ignore[assignment]
+        playable = self.playable(seat)
+        if move.via:
+            if REACTIVATION not in playable:
+                raise IllegalMove(self._not_playable(seat, REACTIVATION))
+            if card not in self.adiscard:
+                raise IllegalMove(f"there is no {title(card)} on the action discard pile")
+        elif card not in playable:
+            raise IllegalMove(self._not_playable(seat, card))
+        elif card == REACTIVATION:
+            raise IllegalMove("say which card to reactivate, like: play reactivation swap-own A1 C3")
+        self._check_targets(seat, move)
+        ev: dict[str, Any] = {
+            "type": "play_action",
+            "seat": seat,
+            "card": card,
+            "via": move.via,
+            "move": move.text(),
+        }
+        if move.via:
+            self.hands[seat].remove(REACTIVATION)
+            pile = self.adiscard
+            del pile[len(pile) - 1 - pile[::-1].index(card)]
+            pile.append(REACTIVATION)
+        else:
+            self.hands[seat].remove(card)
+        events.append(ev)
+        self.step = RESOLVE
+        if card in ATTACKS:
+            self.in_play.append(card)
+        else:
+            self.adiscard.append(card)
+        if card == SWAP_OWN:
+            a, b = move.cells
+            v, f = self.vals[seat], self.face[seat]
+            v[a], v[b] = v[b], v[a]
+            f[a], f[b] = f[b], f[a]
+            self._forget(seat, a)
+            self._forget(seat, b)
+        elif card == DOUBLE_MOVE:
+            self.extra_turns += 2
+        elif card == DEFENSE:
+            self.extra_turns += 1
+        elif card == DRAW_THREE:
+            three = []
+            for _ in range(3):
+                c = self._draw_card(events)
+                if c is None:
+                    break
+                three.append(c)
+            self.three = three
+            self.stage = STAGE_THREE
+            self.step = MAIN
+            events.append({"type": "draw_three", "seat": seat, "count": len(three)})
+        elif card == INSIGHT:
+            t: int = move.target  # type: ignore[assignment]
+            mine = self.known[seat]
+            for c in line_cells(move.line, move.index):  # type: ignore[arg-type]
+                if self.face[t][c] == DOWN and not any(k[0] == t and k[1] == c for k in mine):
+                    mine.append([t, c, self.vals[t][c]])
+        elif card == SWAP_PLAYER or card == THIEF:
+            t = move.target  # type: ignore[assignment]
+            if card == THIEF:
+                self.extra_turns += 1
+            entry = {
+                "kind": "defend",
+                "seat": t,
+                "attacker": seat,
+                "card": card,
+                "cells": list(move.cells),
+                "steal": move.steal,
+            }
+            if DEFENSE in self.hands[t]:
+                self.queue.append(entry)
+            else:
+                self._resolve_attack(entry, events)
+        elif card == METEOR:
+            targets = [s for s in self.active if s != seat and self._has_grid(s)]
+            events.append({"type": "meteor_shower", "seat": seat, "targets": targets})
+            for s in targets:
+                self.queue.append({"kind": "meteor", "seat": s, "attacker": seat, "batch": self.version})
+
+    def _resolve_attack(self, e: dict[str, Any], events: list[dict[str, Any]]) -> None:
+        seat, t = e["attacker"], e["seat"]
+        if e["card"] == THIEF:
+            steal = e["steal"]
+            self.hands[t].remove(steal)
+            self.hands[seat].append(steal)
+            if seat == self.turn:
+                self.fresh.append(steal)
+            events.append({"type": "steal", "seat": seat, "target": t, "card": steal})
+            return
+        a, b = e["cells"]
+        mv, mf = self.vals[seat], self.face[seat]
+        tv, tf = self.vals[t], self.face[t]
+        mine, theirs = mv[a], tv[b]
+        mine_face, their_face = mf[a], tf[b]
+        mv[a], tv[b] = theirs, mine
+        mf[a], tf[b] = their_face, mine_face
+        self.down[seat] += (their_face == DOWN) - (mine_face == DOWN)
+        self.down[t] += (mine_face == DOWN) - (their_face == DOWN)
+        self._forget(seat, a)
+        self._forget(t, b)
+        events.append(
+            {
+                "type": "swap_player",
+                "seat": seat,
+                "target": t,
+                "cell": CELL_NAMES[a],
+                "target_cell": CELL_NAMES[b],
+                "gave": mine if mine_face == UP else None,
+                "got": theirs if their_face == UP else None,
+            }
+        )
+        if theirs == STAR and their_face == UP:
+            self._star_trigger(seat, events)
+        if mine == STAR and mine_face == UP:
+            self._star_trigger(t, events)
+
+    def _answer(
+        self, seat: int, e: dict[str, Any], move: Move | ActionMove, events: list[dict[str, Any]]
+    ) -> None:
+        kind = e["kind"]
+        mk = move.kind if isinstance(move, ActionMove) else None
+        if kind == "star_trigger":
+            if mk in (am.ACTION_ROW, am.ACTION_DECK):
+                self._take_action(seat, move, events)  # type: ignore[arg-type]
+            elif mk in (am.DECLINE, am.PASS):
+                events.append({"type": "decline", "seat": seat})
+            else:
+                raise IllegalMove(
+                    "you turned up a star: take an action card (action row 1-4, action deck) or decline"
+                )
+        elif kind == "star_set":
+            sid = e["set"]
+            label = f"{sid[0]} {self._set_label(sid)}"
+            bonus = STAR_COLUMN_BONUS if sid[0] == "column" else STAR_ROW_BONUS
+            if mk == am.KEEP:
+                self.kept[seat].append(list(sid))
+                events.append({"type": "keep_star_set", "seat": seat, "set": label, "bonus": bonus})
+            elif mk == am.REMOVE:
+                cells_ = line_cells(sid[0], sid[1])
+                for c in cells_:
+                    self.face[seat][c] = GONE
+                    self.discard.append(self.vals[seat][c])
+                    self._forget(seat, c)
+                self.banked[seat] += bonus
+                self.removed_sets.append([seat, label, STAR])
+                if sid[0] == "column":
+                    self.removed_cols.append([seat, COLUMN_NAMES[sid[1]]])
+                events.append({"type": "remove_star_set", "seat": seat, "set": label, "bonus": bonus})
+                self.queue.remove(e)
+                self.kept[seat] = [k for k in self.kept[seat] if self._whole_star_set(seat, k)]
+                # an overlapping star set that lost a card to this one is no longer whole
+                self.queue = [
+                    q
+                    for q in self.queue
+                    if q["kind"] != "star_set" or self._whole_star_set(q["seat"], q["set"])
+                ]
+                return
+            else:
+                raise IllegalMove(f"your star set in {label} is complete: keep it or remove it")
+        elif kind == "defend":
+            if mk == am.BLOCK:
+                self._block(seat, e, events)
+                return
+            if mk == am.ALLOW:
+                events.append({"type": "allow", "seat": seat, "attacker": e["attacker"], "card": e["card"]})
+                self.queue.remove(e)
+                self._resolve_attack(e, events)
+                return
+            else:
+                raise IllegalMove(
+                    f"{self.names[e['attacker']]} attacks you with {title(e['card'])}: "
+                    "say block (discarding your Defense) or allow"
+                )
+        else:  # meteor
+            if mk == am.BLOCK:
+                self._block(seat, e, events)
+                return
+            if mk != am.METEOR_CELL:
+                raise IllegalMove(
+                    "a meteor shower: choose one of your grid cards to replace, like meteor B2"
+                    + (", or block" if DEFENSE in self.hands[seat] else "")
+                )
+            c = move.cells[0]  # type: ignore[union-attr]
+            f = self.face[seat]
+            if f[c] == GONE:
+                raise IllegalMove(f"{CELL_NAMES[c]} has been removed")
+            old = self.vals[seat][c]
+            self.queue.remove(e)
+            self.discard.append(old)
+            new = self._draw_card(events)
+            if new is None:  # pragma: no cover - a 120-card deck never runs dry
+                self.discard.pop()
+                new = old
+            self.vals[seat][c] = new
+            if f[c] == UP:
+                f[c] = DOWN
+                self.down[seat] += 1
+            self._forget(seat, c)
+            events.append({"type": "meteor_hit", "seat": seat, "cell": CELL_NAMES[c], "discarded": old})
+            return
+        self.queue.remove(e)
+
+    def _block(self, seat: int, e: dict[str, Any], events: list[dict[str, Any]]) -> None:
+        if DEFENSE not in self.hands[seat]:
+            raise IllegalMove("you hold no Defense card to block with")
+        self.hands[seat].remove(DEFENSE)
+        self.adiscard.append(DEFENSE)
+        self.queue.remove(e)
+        events.append(
+            {"type": "block", "seat": seat, "attacker": e["attacker"], "card": e.get("card", METEOR)}
+        )

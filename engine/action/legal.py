@@ -1,0 +1,263 @@
+"""SKYJO Action: who owes what, and the legal moves (A4, A6, A7, A9), with seats named in move texts.
+
+`ActionLegalMixin` is one part of `engine.action.game.ActionGame`. It owns:
+* `pending()`: the turn seat's stage, or the queued decisions owed now - one per seat in the opening
+  (a star revealed there triggers A7), all targets of one Meteor shower at once (A9.9), else the
+  queue's head (A6 star sets, A7 star triggers, A9.6 Defense);
+* `legal_moves()`: a queued decision's answers, or the turn seat's moves (A4: a game card as C7, an
+  action card from the row or the deck, or a card held since before this turn played with each of
+  its targets, A9, or discarded), grouped by family in `turn_families` for the bots;
+* how move texts name a seat (`who`, `bind`): the name when it parses back, else `seat N`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from typing import Any
+
+from ..errors import IllegalMove
+from ..moves import CELL_NAMES, DRAW, FLIP, MOVE_BY_CODE, REVEAL, SWAP, TAKE, Move
+from ..phases import DOWN, GONE, OPENING, OPENING_REVEALS, OVER, PLAY, STAGE_DRAWN, STAGE_TURN, Pending
+from . import moves as am
+from .moves import ActionMove, parse_action_move
+from .phases import ACTION_STAGE_KINDS, STAGE_THREE, line_cells
+from .rules import (
+    ACTION_KINDS,
+    DEFENSE,
+    DRAW_THREE,
+    INSIGHT,
+    REACTIVATION,
+    ROW_SIZE,
+    SWAP_OWN,
+    SWAP_PLAYER,
+    THIEF,
+)
+
+
+class ActionLegalMixin:
+    """Pending decisions and legal moves of SKYJO Action (A4, A6, A7, A9); part of `ActionGame`."""
+
+    def who(self, seat: int) -> str:
+        """How move texts name a seat: the name when it parses back unambiguously, else `seat N`."""
+        cache = self.__dict__.setdefault("_who_cache", {})
+        if seat not in cache:
+            cache[seat] = self._who(seat)
+        return cache[seat]
+
+    def _who(self, seat: int) -> str:
+        name = self.names[seat]
+        low = name.lower()
+        toks = low.split()
+        if (
+            toks
+            and toks[0] not in am.RESERVED
+            and not toks[0][0].isdigit()
+            and not toks[0].startswith("#")
+            and toks[0].upper() not in CELL_NAMES
+            and toks[-1].upper() not in CELL_NAMES
+            and sum(1 for other in self.names if other.lower() == low) == 1
+            and not any(other.lower().startswith(low + " ") for other in self.names)
+        ):
+            return name
+        return f"seat {seat}"
+
+    def parse_move(self, text: str) -> Move | ActionMove:  # type: ignore[override]
+        return parse_action_move(text, self.names)
+
+    def bind(self, seat: int, move: Move | ActionMove) -> Move | ActionMove:
+        """The move as `seat` makes it and as the record will show it: `me` becomes that seat, and
+        targets are written by name (or `seat N` when a name would not parse back)."""
+        if not isinstance(move, ActionMove) or move.target is None:
+            return move
+        target = seat if move.target == am.SELF else move.target
+        if not 0 <= target < self.n:
+            raise IllegalMove(f"there is no seat {target} in this game")
+        return dataclasses.replace(move, target=target, who=self.who(target))
+
+    def _visible_queue(self) -> list[dict[str, Any]]:
+        """The queued decisions owed now (one per seat in the opening; a meteor batch; else the head)."""
+        q = self.queue
+        if not q:
+            return []
+        if self.phase == OPENING:
+            seen: set[int] = set()
+            out = []
+            for e in q:
+                if e["seat"] not in seen:
+                    seen.add(e["seat"])
+                    out.append(e)
+            return out
+        head = q[0]
+        if head.get("batch") is not None:
+            return [e for e in q if e.get("batch") == head["batch"]]
+        return [head]
+
+    def pending(self) -> list[Pending]:
+        phase = self.phase
+        if phase == PLAY:
+            if self.queue:
+                return [Pending(e["seat"], e["kind"]) for e in self._visible_queue()]
+            return [Pending(self.turn, ACTION_STAGE_KINDS[self.stage])]
+        if phase == OPENING:
+            owed = {e["seat"]: e["kind"] for e in self._visible_queue()}
+            rev = self.revealed
+            for s in self.active:
+                if s not in owed and rev[s] < OPENING_REVEALS:
+                    owed[s] = "reveal"
+            return [Pending(s, owed[s]) for s in sorted(owed)]
+        return []
+
+    def _entry_for(self, seat: int) -> dict[str, Any] | None:
+        for e in self._visible_queue():
+            if e["seat"] == seat:
+                return e
+        return None
+
+    def legal_codes(self, seat: int) -> list[int]:
+        raise NotImplementedError("SKYJO Action moves are objects: use legal_moves")
+
+    def legal_moves(self, seat: int) -> list[Move | ActionMove]:  # type: ignore[override]
+        if not isinstance(seat, int) or not 0 <= seat < self.n or self.phase == OVER:
+            return []
+        entry = self._entry_for(seat)
+        if entry is not None:
+            return self._entry_moves(seat, entry)
+        if self.phase == OPENING:
+            if seat in self.active and self.revealed[seat] < OPENING_REVEALS:
+                f = self.face[seat]
+                return [MOVE_BY_CODE[REVEAL << 4 | c] for c in range(12) if f[c] == DOWN]
+            return []
+        if self.phase != PLAY or self.queue or seat != self.turn:
+            return []
+        f = self.face[seat]
+        stage = self.stage
+        if stage == STAGE_TURN:
+            return self._turn_moves(seat)
+        if stage == STAGE_THREE:
+            out: list[Move | ActionMove] = [
+                ActionMove(am.PICK, cells=(c,), index=i)
+                for i in range(len(self.three))
+                for c in range(12)
+                if f[c] != GONE
+            ]
+            out.append(ActionMove(am.PICK_NONE))
+            return out
+        out2: list[Move | ActionMove] = [MOVE_BY_CODE[SWAP << 4 | c] for c in range(12) if f[c] != GONE]
+        if stage == STAGE_DRAWN:
+            out2.extend(MOVE_BY_CODE[FLIP << 4 | c] for c in range(12) if f[c] == DOWN)
+        return out2
+
+    def _take_moves(self) -> list[ActionMove]:
+        out = [ActionMove(am.ACTION_ROW, index=i) for i in range(ROW_SIZE) if self.arow[i] is not None]
+        if self.adeck or self.adiscard:
+            out.append(ActionMove(am.ACTION_DECK))
+        return out
+
+    def _entry_moves(self, seat: int, e: dict[str, Any]) -> list[Move | ActionMove]:
+        kind = e["kind"]
+        if kind == "star_trigger":
+            return [*self._take_moves(), ActionMove(am.DECLINE)]
+        if kind == "star_set":
+            return [ActionMove(am.KEEP), ActionMove(am.REMOVE)]
+        if kind == "defend":
+            return [ActionMove(am.BLOCK), ActionMove(am.ALLOW)]
+        f = self.face[seat]  # meteor
+        out: list[Move | ActionMove] = [
+            ActionMove(am.METEOR_CELL, cells=(c,)) for c in range(12) if f[c] != GONE
+        ]
+        if DEFENSE in self.hands[seat]:
+            out.append(ActionMove(am.BLOCK))
+        return out
+
+    def playable(self, seat: int) -> list[str]:
+        """The kinds of action card `seat` may play or discard now: held since before this turn (A4 c)."""
+        if seat != self.turn:
+            return []
+        left = Counter(self.hands[seat]) - Counter(self.fresh)
+        return [k for k in ACTION_KINDS if left[k] > 0]
+
+    def _has_grid(self, seat: int) -> bool:
+        return any(x != GONE for x in self.face[seat])
+
+    def turn_families(self, seat: int) -> list[tuple[tuple[Any, ...], Any]]:
+        """The turn seat's moves (A4) grouped by family - (key, function returning that family's
+        moves) - so a caller can pick a family before building hundreds of targeted moves."""
+        fams: list[tuple[tuple[Any, ...], Any]] = []
+        if self._has_grid(seat):
+            if self.draw or len(self.discard) > 1:
+                fams.append((("draw",), lambda: [MOVE_BY_CODE[DRAW << 4]]))
+            if self.discard:
+                fams.append((("take",), lambda: [MOVE_BY_CODE[TAKE << 4]]))
+        if any(c is not None for c in self.arow) or self.adeck or self.adiscard:
+            fams.append(((am.ACTION_ROW,), self._take_moves))
+        kinds = self.playable(seat)
+        for k in kinds:
+            if k != REACTIVATION:
+                fams.append(((am.PLAY, k, False), lambda k=k: self._card_moves(seat, k, False)))
+            else:
+                for inner in ACTION_KINDS:
+                    if inner != REACTIVATION and inner in self.adiscard:
+                        fams.append(
+                            ((am.PLAY, inner, True), lambda inner=inner: self._card_moves(seat, inner, True))
+                        )
+        if kinds:
+            fams.append(((am.DISCARD_ACTION,), lambda: [ActionMove(am.DISCARD_ACTION, k) for k in kinds]))
+        return fams
+
+    def _turn_moves(self, seat: int) -> list[Move | ActionMove]:
+        out: list[Move | ActionMove] = []
+        for _, build in self.turn_families(seat):
+            out.extend(build())
+        if not out:
+            out.append(ActionMove(am.PASS))
+        return out
+
+    def _card_moves(self, seat: int, card: str, via: bool) -> list[ActionMove]:
+        """Every way to play `card` now (targets included)."""
+        f = self.face[seat]
+        mine = [c for c in range(12) if f[c] != GONE]
+        if card == SWAP_OWN:
+            return [
+                ActionMove(am.PLAY, card, (a, b), via=via) for i, a in enumerate(mine) for b in mine[i + 1 :]
+            ]
+        if card == INSIGHT:
+            out = []
+            for t in self.active:
+                ft = self.face[t]
+                for line, count in (("row", 3), ("column", 4)):
+                    for i in range(count):
+                        if any(ft[c] == DOWN for c in line_cells(line, i)):
+                            out.append(
+                                ActionMove(
+                                    am.PLAY, card, target=t, line=line, index=i, via=via, who=self.who(t)
+                                )
+                            )
+            return out
+        if card == SWAP_PLAYER:
+            out = []
+            for t in self.active:
+                if t == seat:
+                    continue
+                theirs = [c for c in range(12) if self.face[t][c] != GONE]
+                who = self.who(t)
+                out.extend(
+                    ActionMove(am.PLAY, card, (a, b), target=t, via=via, who=who)
+                    for a in mine
+                    for b in theirs
+                )
+            return out
+        if card == THIEF:
+            out = []
+            for t in range(self.n):
+                if t != seat:
+                    held = set(self.hands[t])
+                    out.extend(
+                        ActionMove(am.PLAY, card, target=t, steal=k, via=via, who=self.who(t))
+                        for k in ACTION_KINDS
+                        if k in held
+                    )
+            return out
+        if card == DRAW_THREE and not (self.draw or len(self.discard) > 1):
+            return []
+        return [ActionMove(am.PLAY, card, via=via)]

@@ -1,0 +1,88 @@
+"""The SKYJO Action part of the saved state: its extra fields and their checks on load (A1, A2).
+
+`ActionStateMixin` is one part of `engine.action.game.ActionGame`. It gives `engine.state` the hooks
+that module calls for a variant: the game deck of this game (A1, option `game_deck`), how a card is
+written in JSON (a star is the string "star"), the cards a Draw three holds outside the piles (A9.3),
+and the extra fields (action deck, row and discard pile, held action cards, decision queue, insight
+knowledge, star bonuses), checked on load: exactly one action deck (A1), known turn steps, well-formed
+queued decisions.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from ..errors import StateError
+from ..options import validate_options
+from ..phases import PLAY
+from ..state import clone
+from .phases import MAIN, QUEUE_KINDS, RESOLVE, SETS, STAGE_THREE
+from .rules import ACTION_KINDS, ROW_SIZE, action_counts, game_counts
+
+EXTRA_FIELDS = (
+    "adeck",
+    "arow",
+    "adiscard",
+    "hands",
+    "fresh",
+    "in_play",
+    "extra_turns",
+    "queue",
+    "step",
+    "three",
+    "known",
+    "banked",
+    "kept",
+    "removed_sets",
+    "action_reshuffles",
+)
+
+
+class ActionStateMixin:
+    """Saved-state hooks of SKYJO Action (A1, A2); part of `ActionGame`."""
+
+    @property
+    def deck_counts(self) -> dict[Any, int]:  # type: ignore[override]
+        return game_counts(self.options)
+
+    def card_json(self, value: Any) -> Any:
+        return value  # numbers stay ints, a star is already the string "star"
+
+    def extra_cards(self) -> list[Any]:
+        return list(self.three)
+
+    def extra_json(self, *, copy: bool = True) -> dict[str, Any]:
+        extra = {name: getattr(self, name) for name in EXTRA_FIELDS}
+        return clone(extra) if copy else extra
+
+    def load_extra_json(self, data: dict[str, Any], *, copy: bool = True) -> None:
+        extra = {name: data[name] for name in EXTRA_FIELDS}
+        if copy:
+            extra = clone(extra)
+        for name in EXTRA_FIELDS:
+            setattr(self, name, extra[name])
+        n = len(self.names)
+        opts = validate_options(self.variant, self.options)
+        try:
+            if len(self.arow) != ROW_SIZE or len(self.hands) != n or len(self.known) != n:
+                raise StateError("the action row, held cards or knowledge are malformed")
+            if len(self.banked) != n or len(self.kept) != n:
+                raise StateError("the star bonuses are malformed")
+            every = list(self.adeck) + [c for c in self.arow if c is not None] + list(self.adiscard)
+            every += list(self.in_play) + [c for h in self.hands for c in h]
+            if any(c not in ACTION_KINDS for c in every):
+                raise StateError("unknown action card in the saved state")
+            if Counter(every) != Counter(action_counts(opts)):
+                raise StateError("the action cards in play are not exactly one action deck")
+            if self.step not in (MAIN, RESOLVE, SETS):
+                raise StateError(f"unknown turn step {self.step!r}")
+            for e in self.queue:
+                if e.get("kind") not in QUEUE_KINDS or not 0 <= e.get("seat", -1) < n:
+                    raise StateError("malformed pending decision in the saved state")
+            if self.three and not (self.phase == PLAY and self.stage == STAGE_THREE):
+                raise StateError("draw-three cards outside a pick")
+            if Counter(self.fresh) - Counter(self.hands[self.turn] if 0 <= self.turn < n else []):
+                raise StateError("cards taken this turn are not held")
+        except (TypeError, AttributeError, IndexError):
+            raise StateError("the SKYJO Action part of the saved state is malformed") from None

@@ -1,0 +1,60 @@
+"""A whole turn in one message: plans of moves with conditions on the drawn card (pure, no I/O).
+
+Players who answer by mail write one reply per turn, so a reply may carry several moves and a
+decision that depends on the card they are about to draw, which only the server sees:
+
+    take swap B2                          take the discard top and put it on B2
+    draw swap B2 / draw flip C3           draw, then place it / discard it and turn up C3
+    draw: if 4 or less swap B2, else flip C3
+    draw: if 4 or less swap B2, if 9 or more flip C3, else swap A1
+    reveal A1, reveal C3                  both opening reveals at once
+
+Grammar (case-insensitive; newlines, `,` `;` `:` separate parts; `then` / `and` may separate moves):
+
+    plan      := moves [conditions]
+    moves     := move (sep move)*          each move is the variant's own text (Game.parse_move),
+                                           so SKYJO Action moves work too
+    conditions:= ("if" cond moves sep)+ ["else" moves]      only right after `draw`
+    cond      := N or less | N or more | at most N | at least N | <= N | >= N | < N | > N
+               | = N | is N | N | is not N | != N | between N and M | N to M | star | negative
+               | positive           (N a whole number, -2 to 12; `it is`, `card is` may lead)
+
+The first condition that matches the drawn card wins. An `else` is required unless the conditions
+together cover every card of the game's deck; a condition that can never apply (nothing matches it,
+or earlier ones catch everything it would) is an error. Every move of every branch is checked against
+the current state before anything is applied, and `Plan.apply` is all-or-nothing.
+
+No peeking: a plan ends with the move that turns up a card or places the drawn card (only classic's
+opening reveals may follow each other), because what may follow could depend on the hidden value and
+a refused plan would give it away.
+
+The package, lowest layer first: `conditions` (the `if ...` tests and the text clean-up), `plan`
+(the Plan value, its checks and `apply`), `grammar` (text -> Plan, `parse_plan`). Callers import
+from `engine.plans`.
+"""
+
+from __future__ import annotations
+
+from .conditions import CONDITION_HELP, Condition, parse_condition
+from .grammar import MAX_PLAN_CHARS, parse_plan, read_plan
+from .plan import Branch, Plan, deck_values, validate_plan
+
+__all__ = [
+    "COMMAND_HELP",
+    "CONDITION_HELP",
+    "MAX_PLAN_CHARS",
+    "Branch",
+    "Condition",
+    "Plan",
+    "deck_values",
+    "parse_condition",
+    "parse_plan",
+    "read_plan",
+    "validate_plan",
+]
+
+# Two lines for every turn mail and error answer (plain text; the mail layer may wrap them).
+COMMAND_HELP = (
+    "Reply with your move on the first line: draw swap B2 | draw flip C3 | take swap C1 | reveal A1.\n"
+    "Decide on the card you draw: draw: if 4 or less swap B2, if 9 or more flip C3, else swap A1."
+)

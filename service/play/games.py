@@ -1,0 +1,201 @@
+"""A game's life outside its moves: create it (invitations out), accept, decline, cancel, the deal
+when everybody has answered (first deadlines, first turn mails), the rematch, the exported record."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from flask_babel import gettext as _
+from sqlalchemy import func
+from sqlmodel import Session, select
+
+import engine
+from service.clock import core as clock
+from service.mail import compose as mails
+from service.play import clock_service, notify
+from service.play.errors import Conflict, Forbidden, Invalid, NotFound
+from service.play.lookups import seat_by_token, seats_of
+from service.store import tokens
+from service.store.models import GameRow, MoveRow, SeatRow, utcnow
+
+MAX_PLAYERS = 8
+MIN_PLAYERS = 2
+
+
+def game_title(names: list[str]) -> str:
+    if len(names) == 1:
+        joined = names[0]
+    else:
+        joined = _("%(first)s and %(last)s", first=", ".join(names[:-1]), last=names[-1])
+    return _("SKYJO with %(names)s", names=joined)
+
+
+def default_options(variant: str = "classic") -> dict:
+    g = engine.new_game(["A", "B"], variant=variant, seed=1)
+    return dict(engine.view(g, None)["options"])
+
+
+@dataclass
+class Created:
+    game: GameRow
+    tokens: dict[int, str] = field(default_factory=dict)  # position -> token
+
+
+def create_game(s: Session, *, host_name: str, host_email: str, players: list[tuple[str, str]],
+                variant: str = "classic", options: dict | None = None, decision_hours: int = 48,
+                setup: dict | None = None, rematch_of: str | None = None, host_tz: str | None = None,
+                reminder_hours: list | None = None, timeout_policy: str = "bot") -> Created:
+    everyone = [(host_name.strip(), host_email.strip())] + [(n.strip(), e.strip()) for n, e in players]
+    if not MIN_PLAYERS <= len(everyone) <= MAX_PLAYERS:
+        raise Invalid(_("A game needs 2 to 8 players."))
+    emails = [e.lower() for _n, e in everyone]
+    if len(set(emails)) != len(emails):
+        raise Invalid(_("Every player needs a different email address."))
+    names = [n for n, _e in everyone]
+    if len({n.casefold() for n in names}) != len(names):
+        raise Invalid(_("Every player needs a different name."))
+    try:  # validate variant and options with the engine itself (the game is dealt later)
+        engine.new_game(names, variant=variant, options=options or {}, seed=1)
+    except ValueError as exc:
+        raise Invalid(str(exc)) from exc
+    if host_tz is not None and not clock.valid_zone(host_tz):
+        raise Invalid(_("Unknown time zone."))
+    reminder_hours = [24, 4] if reminder_hours is None else list(reminder_hours)
+    try:
+        clock.ClockSettings.from_hours(decision_hours, reminder_hours, timeout_policy)
+    except clock.ClockError as exc:
+        raise Invalid(_("The clock settings are not valid: %(why)s", why=str(exc))) from exc
+    game = GameRow(id=tokens.new_game_id(), variant=variant, options=dict(options or {}),
+                   decision_hours=decision_hours, title=game_title(names), setup=dict(setup or {}),
+                   spectator_salt=tokens.new_salt(), rematch_of=rematch_of, reminder_hours=reminder_hours,
+                   timeout_policy=timeout_policy)
+    s.add(game)
+    created = Created(game)
+    seat_rows = []
+    for pos, (name, email) in enumerate(everyone):
+        salt = tokens.new_salt()
+        token = tokens.seat_token(salt)
+        row = SeatRow(game_id=game.id, position=pos, name=name, email=email, is_host=pos == 0,
+                      status="accepted" if pos == 0 else "invited", token_salt=salt,
+                      token_hash=tokens.hash_token(token), tz=host_tz if pos == 0 else None)
+        s.add(row)
+        seat_rows.append(row)
+        created.tokens[pos] = token
+    s.flush()
+    host = seat_rows[0]
+    for row in seat_rows[1:]:
+        mails.invitation(s, game, row, host, seat_rows)
+    mails.host_created(s, game, host, seat_rows)
+    return created
+
+
+def _check_deal(s: Session, game: GameRow, seats: list[SeatRow]) -> None:
+    live = [r for r in seats if r.status != "declined"]
+    if len(live) < MIN_PLAYERS:
+        game.status = "cancelled"
+        game.updated_at = utcnow()
+        for r in live:
+            mails.notice(s, game, r, _("The game is cancelled: not enough players accepted."))
+        return
+    if all(r.status == "accepted" for r in live):
+        deal(s, game, seats)
+
+
+def deal(s: Session, game: GameRow, seats: list[SeatRow]) -> engine.Game:
+    players = [r for r in seats if r.status == "accepted"]
+    for i, r in enumerate(players):
+        r.seat = i
+    g = engine.new_game([r.name for r in players], variant=game.variant, options=game.options,
+                        seed=game.setup.get("seed"), deals=game.setup.get("deals"))
+    game.state = g.to_json()
+    game.record = g.record()
+    game.version = g.version
+    game.status = "active"
+    game.updated_at = utcnow()
+    s.flush()
+    clock_service.dealt(s, game, seats, g)  # deadlines first: the turn mails show them
+    for r in players:
+        notify.decision_or_nothing(s, game, r, g, first=True)
+    return g
+
+
+def accept(s: Session, token: str, tz: str | None = None) -> tuple[SeatRow, GameRow, bool]:
+    """`tz`: the player's time zone (IANA name; None = the host's). Returns the seat, the game and
+    whether the seat had accepted already (a double click: nothing is done twice)."""
+    if tz is not None and not clock.valid_zone(tz):
+        raise Invalid(_("Unknown time zone."))
+    seat, game = seat_by_token(s, token, lock=True)
+    if seat.status == "accepted":  # also once the game was dealt: a double click is no conflict
+        return seat, game, True
+    if game.status != "inviting":
+        raise Conflict(_("This game is no longer waiting for answers."))
+    if seat.status == "declined":
+        raise Conflict(_("You already declined this invitation."))
+    seat.status = "accepted"
+    seat.tz = tz or seat.tz
+    seats = seats_of(s, game.id)
+    host = next(r for r in seats if r.is_host)
+    mails.notice(s, game, host, _("%(name)s accepted the invitation.", name=seat.name))
+    _check_deal(s, game, seats)
+    return seat, game, False
+
+
+def decline(s: Session, token: str) -> tuple[SeatRow, GameRow]:
+    seat, game = seat_by_token(s, token, lock=True)
+    if game.status != "inviting":
+        raise Conflict(_("This game is no longer waiting for answers."))
+    if seat.is_host:
+        raise Invalid(_("The host cannot decline; cancel the game instead."))
+    if seat.status == "declined":
+        return seat, game
+    seat.status = "declined"
+    seats = seats_of(s, game.id)
+    host = next(r for r in seats if r.is_host)
+    mails.notice(s, game, host, _("%(name)s declined the invitation.", name=seat.name))
+    _check_deal(s, game, seats)
+    return seat, game
+
+
+def cancel(s: Session, token: str) -> GameRow:
+    seat, game = seat_by_token(s, token, lock=True)
+    if not seat.is_host:
+        raise Forbidden(_("Only the host can cancel the game."))
+    if game.status != "inviting":
+        raise Conflict(_("Only a game that has not started yet can be cancelled."))
+    game.status = "cancelled"
+    game.updated_at = utcnow()
+    for r in seats_of(s, game.id):
+        if r.status != "declined" and not r.is_host:
+            mails.notice(s, game, r, _("%(name)s cancelled the game.", name=seat.name))
+    return game
+
+
+def export_record(s: Session, game_id: str) -> dict:
+    game = s.get(GameRow, game_id)
+    if game is None or game.record is None:
+        raise NotFound(_("No such game, or it has not been dealt yet."))
+    moves = s.exec(select(MoveRow).where(MoveRow.game_id == game_id).order_by(MoveRow.number)).all()
+    record = dict(game.record)
+    record["moves"] = list(record.get("moves") or []) + [f"{m.seat}: {m.move}" for m in moves]
+    return record
+
+
+def rematch(s: Session, token: str) -> tuple[GameRow, str]:
+    """New game, same players and options, the asker is host; idempotent per finished game."""
+    seat, game = seat_by_token(s, token, lock=True)
+    if game.status != "finished":
+        raise Conflict(_("A rematch can be started once the game is over."))
+    seats = [r for r in seats_of(s, game.id) if r.status == "accepted"]
+    if game.rematch_id:
+        mine = s.exec(select(SeatRow).where(SeatRow.game_id == game.rematch_id,
+                                            func.lower(SeatRow.email) == seat.email.lower())).first()
+        if mine is None:
+            raise Conflict(_("A rematch was already started."))
+        return s.get(GameRow, game.rematch_id), tokens.seat_token(mine.token_salt)
+    others = [(r.name, r.email) for r in seats if r.id != seat.id]
+    created = create_game(s, host_name=seat.name, host_email=seat.email, players=others,
+                          variant=game.variant, options=game.options, decision_hours=game.decision_hours,
+                          rematch_of=game.id, host_tz=seat.tz, reminder_hours=game.reminder_hours,
+                          timeout_policy=game.timeout_policy)
+    game.rematch_id = created.game.id
+    return created.game, created.tokens[0]

@@ -1,0 +1,236 @@
+"""The one move path. A link move (`play`), a whole-turn plan from the board or a reply mail
+(`play_plan_for`), a timeout and the host's "play now" (both through `play`, see `play.timeouts`)
+all go through `decide`: it checks the link's version (the seat has not moved since), applies the
+engine to the saved state, and writes, in the caller's one transaction,
+
+1. the game row: `UPDATE game SET state, version, status ... WHERE id = :id AND version = :before`
+   (an ORM-enabled UPDATE; rowcount 0 = somebody moved first: `Conflict`, nothing is written, and
+   the transaction is rolled back by the caller). Exactly once on SQLite (`BEGIN IMMEDIATE`: one
+   writer at a time) and PostgreSQL (the second UPDATE waits for the first's row lock, then finds
+   another version);
+2. one `move` row per step (one INSERT; the decision's public events on its last row);
+3. the clock's deadline rows (`clock_service.moved`);
+4. the mail intents (`notify.after_move`), written by the outbox when the transaction commits.
+
+Rendering (pages, mails) only ever sees `engine.view(game, seat)`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from flask_babel import gettext as _
+from sqlalchemy import insert, update
+from sqlmodel import Session, select
+
+import engine
+from engine.view import with_text
+from service.play import clock_service, notify
+from service.play.errors import Conflict, Forbidden, Invalid, NotFound
+from service.play.lookups import load_engine_game, seat_by_token, seats_of
+from service.render import board as render
+from service.store.models import GameRow, MoveRow, SeatRow, utcnow
+
+
+@dataclass
+class Played:
+    game: GameRow
+    seat: SeatRow
+    moves: list[str]
+    events: list[dict]
+
+
+@dataclass
+class PlanPlayed(Played):
+    plan_text: str = ""
+
+
+def parse_slug(slug: str, game: engine.Game | None = None) -> list[str]:
+    """Move texts of a link: `take-swap-B2` -> ["take", "swap B2"]; canonical when the engine game is
+    given (its variant's grammar). Raises NotFound for a malformed link."""
+    texts = render.texts_of_slug(slug)
+    if texts is None:
+        raise NotFound(_("This move link is not valid."))
+    if game is None:
+        return texts
+    try:
+        return [str(game.parse_move(t)) for t in texts]
+    except ValueError as exc:
+        raise NotFound(_("This move link is not valid.")) from exc
+
+
+def stale_reason(s: Session, game: GameRow, seat: SeatRow, moves: list[str], expected_version: int,
+                 *, check_legal: bool = True) -> str | None:
+    """Why a move link (made at `expected_version`) can no longer be used, or None if it can.
+
+    A link stays good while its seat has not moved since it was made: in the opening every seat
+    decides at once, and another seat's reveal must not spoil this seat's links."""
+    if game.status == "inviting":
+        return _("The game has not started yet.")
+    if game.status == "cancelled":
+        return _("This game was cancelled.")
+    if game.status == "finished":
+        return _("The game is over.")
+    if seat.seat is None:
+        return _("You are not playing in this game.")
+    if expected_version > game.version or expected_version < 0:
+        return _("This move link is not valid.")
+    if expected_version == game.version:
+        mine_since = None  # nothing was played since the link was made
+    else:
+        mine_since = s.exec(select(MoveRow).where(MoveRow.game_id == game.id, MoveRow.seat == seat.seat,
+                                                  MoveRow.version_before >= expected_version)
+                            .order_by(MoveRow.number)).first()
+    if mine_since is not None:
+        return _("You already played “%(move)s” here; this link is used up.", move=mine_since.move)
+    if check_legal:
+        g = load_engine_game(game)
+        try:
+            first = g.parse_move(moves[0])
+        except ValueError:
+            return _("This move link is not valid.")
+        if first not in g.legal_moves(seat.seat):
+            pending = g.pending()
+            if not pending:
+                return _("The game is over.")
+            waiting = sorted({p.seat for p in pending})
+            names = ", ".join(g.names[i] for i in waiting)
+            if seat.seat not in waiting:
+                return _("It is not your move: waiting for %(names)s.", names=names)
+            return _("“%(move)s” is not possible now.", move=" + ".join(moves))
+    return None
+
+
+def apply_moves(g: engine.Game, seat: int, moves: list[str]) -> list[dict]:
+    """Play one decision's moves on `g` in place; their events, with the text players read."""
+    events: list[dict] = []
+    for m in moves:
+        events.extend(with_text(e, g.names) for e in g.play(seat, m))
+    return events
+
+
+Decision = Callable[[engine.Game], tuple[list[str], list[dict]]]
+"""Applies a seat's decision to the engine game in place: (the moves' texts, their events). Raises
+the use case's error when the engine refuses (nothing is written then)."""
+
+
+def decide(s: Session, game: GameRow, seat: SeatRow, expected_version: int, apply: Decision, *,
+           g: engine.Game | None = None) -> tuple[list[str], list[dict]]:
+    """THE move path (see the module docstring): check that `seat` may still act on a link or mail
+    made at `expected_version`, apply its decision to the saved state, and write the game row
+    (conditional on the version), the move rows, the deadlines and the mails in `s`'s transaction.
+    `g`: the engine game when the caller loaded it from `game` already. Raises Conflict (with
+    `stale=True`) when the link is used up or somebody moved at the same moment."""
+    reason = stale_reason(s, game, seat, [], expected_version, check_legal=False)
+    if reason:
+        raise Conflict(reason, game=game, seat=seat, stale=True)
+    g = g if g is not None else load_engine_game(game)
+    before = g.version
+    if before != game.version:
+        raise RuntimeError("stored version and engine version disagree")
+    log0 = len(g.log)  # the event log as saved; this decision's events go on its move rows
+    pending_before = {p.seat for p in g.pending()}
+    moves, events = apply(g)
+    _write(s, game, seat, before, g, moves, log0)
+    status = clock_service.moved(s, game, g, seat.seat)
+    notify.after_move(s, game, seats_of(s, game.id), pending_before, g, seat.seat, events, clock_status=status)
+    return moves, events
+
+
+def _write(s: Session, game: GameRow, seat: SeatRow, before: int, new: engine.Game, moves: list[str],
+           log0: int) -> None:
+    """The game row (conditional on the version) and the decision's move rows."""
+    now = utcnow()
+    state = new.to_json(copy=False)  # (`new` plays no further move: it is only viewed from here)
+    # the event log stays in the move log: the state keeps the log it was loaded with, and this
+    # decision's events go on its last move row (`lookups.full_game` puts them together again)
+    history = state["log"][log0:]
+    state["log"] = state["log"][:log0]
+    saved = s.execute(update(GameRow).where(GameRow.id == game.id, GameRow.version == before)
+                      .values(state=state, version=new.version, updated_at=now,
+                              status="finished" if new.is_over else "active"))
+    if saved.rowcount != 1:
+        # nothing was written; the session's copy of the game took the values it meant to write
+        # (the ORM synchronizes the objects it holds): read it again when it is next used
+        s.expire(game)
+        raise Conflict(_("Somebody else moved at the same moment. Here is the current board."),
+                       game=game, seat=seat)
+    s.execute(insert(MoveRow), [
+        {"game_id": game.id, "number": before + i, "seat": seat.seat, "move": m, "version_before": before + i - 1,
+         "created_at": now, "events": history if i == len(moves) else None}
+        for i, m in enumerate(moves, start=1)])
+
+
+def play(s: Session, token: str, slug: str, expected_version: int, *, form_game: str | None = None,
+         form_seat: int | None = None) -> Played:
+    """Apply one decision (one engine move, or `take` + `swap X`) exactly once. A form POST also
+    names the game and seat it was made for: they must match the token's."""
+    seat, game = seat_by_token(s, token)
+    if form_game is not None and (form_game != game.id or form_seat != seat.seat):
+        raise Invalid(_("This form does not belong to this game."))
+    g = load_engine_game(game) if game.state is not None else None
+    moves = parse_slug(slug, g)
+    if game.status == "inviting":
+        raise Conflict(_("The game has not started yet."), game=game, seat=seat)
+    if game.status == "cancelled":
+        raise Conflict(_("This game was cancelled."), game=game, seat=seat)
+    if game.status == "finished":
+        raise Conflict(_("The game is over."), game=game, seat=seat)
+    if seat.seat is None:
+        raise Forbidden(_("You are not playing in this game."))
+
+    def apply(g: engine.Game) -> tuple[list[str], list[dict]]:
+        try:
+            return moves, apply_moves(g, seat.seat, moves)
+        except (engine.IllegalMove, engine.MoveParseError) as exc:
+            raise Conflict(str(exc), game=game, seat=seat) from exc
+
+    _moves, events = decide(s, game, seat, expected_version, apply, g=g)
+    return Played(game, seat, moves, events)
+
+
+def play_plan_for(s: Session, seat: SeatRow, game: GameRow, text: str, expected_version: int) -> PlanPlayed:
+    """Apply a whole turn written as a plan (`draw: if 4 or less swap B2, else flip C3`) for a seat
+    already identified (reply address or link token), exactly once and all-or-nothing. Raises
+    Conflict (with `stale=True` when the game moved on since `expected_version`) or Invalid with a
+    message for the player; nothing is applied then. Messages never name the drawn card."""
+    from engine.plans import parse_plan
+
+    plans = []
+
+    def apply(g: engine.Game) -> tuple[list[str], list[dict]]:
+        if not (text or "").strip():
+            raise Invalid(_("No move found: write your move on the first line, e.g. “draw swap B2”."),
+                          game=game, seat=seat)
+        try:
+            plan = parse_plan(g, seat.seat, text)
+            steps = plan.apply(g, seat.seat)  # validated first; all-or-nothing on this private copy
+        except engine.EngineError as exc:
+            raise Invalid(str(exc), game=game, seat=seat) from exc
+        plans.append(plan)
+        return [m.text() for m, _events in steps], [e for _m, evs in steps for e in evs]
+
+    moves, events = decide(s, game, seat, expected_version, apply)
+    return PlanPlayed(game, seat, moves, events, plan_text=plans[0].text())
+
+
+def play_plan(s: Session, token: str, text: str, expected_version: int, *, form_game: str | None = None,
+              form_seat: int | None = None) -> PlanPlayed:
+    """The whole-turn form of the web board (same checks as a move link's POST)."""
+    seat, game = seat_by_token(s, token)
+    if form_game is not None and (form_game != game.id or form_seat != seat.seat):
+        raise Invalid(_("This form does not belong to this game."))
+    return play_plan_for(s, seat, game, text, expected_version)
+
+
+def decision_at(s: Session, game: GameRow, seat: SeatRow, version: int) -> list[str]:
+    """The moves of `seat`'s decision that brought the game to `version` (e.g. ["take", "swap B2"]),
+    or [] when no decision of this seat ends there."""
+    rows = s.exec(select(MoveRow).where(MoveRow.game_id == game.id, MoveRow.number <= version,
+                                        MoveRow.number > version - 2).order_by(MoveRow.number)).all()
+    rows = [r for r in rows if r.seat == seat.seat]
+    if not rows or rows[-1].number != version:
+        return []
+    last = rows[-1]
+    return [r.move for r in rows if r.created_at == last.created_at]

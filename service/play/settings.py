@@ -1,0 +1,116 @@
+"""What a player sets for a seat: a new link (token rotation), the mail preference, "mail me my
+links", vacations (the seat's deadlines paused) and the host's "play for them now". Each counts as
+the player acting (the computer stops playing for them) and mirrors into the clock's seat row."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from flask_babel import gettext as _
+from sqlalchemy import func
+from sqlmodel import Session, select
+
+from service.clock import core as clock
+from service.mail import compose as mails
+from service.play import clock_service
+from service.play.errors import Conflict, Forbidden, Invalid
+from service.play.lookups import seat_at, seat_by_token
+from service.store import tokens
+from service.store.models import GameRow, SeatRow
+
+
+def rotate_token(s: Session, token: str) -> tuple[SeatRow, str]:
+    seat, game = seat_by_token(s, token, lock=True)
+    seat.token_salt = tokens.new_salt()
+    new = tokens.seat_token(seat.token_salt)
+    seat.token_hash = tokens.hash_token(new)
+    clock_service.player_acted(s, game, seat)
+    mails.new_link(s, game, seat)
+    return seat, new
+
+
+def set_mail_pref(s: Session, token: str, pref: str) -> SeatRow:
+    if pref not in {"every", "digest", "off"}:
+        raise Invalid(_("Unknown mail preference."))
+    seat, game = seat_by_token(s, token, lock=True)
+    seat.mail_pref = pref
+    clock_service.player_acted(s, game, seat)
+    mirror_mail_pref(s, game, seat)
+    return seat
+
+
+def mail_my_links(s: Session, email: str) -> int:
+    """Mail the address its active games' links. Returns how many games (never shown to the user)."""
+    email = email.strip()
+    rows = s.exec(select(SeatRow).where(func.lower(SeatRow.email) == email.lower(),
+                                        SeatRow.status != "declined")).all()
+    entries = []
+    for r in rows:
+        game = s.get(GameRow, r.game_id)
+        if game.status in {"inviting", "active", "finished"}:
+            entries.append((game, r))
+    if entries:
+        mails.links(s, entries)
+    return len(entries)
+
+
+def _owned(s: Session, token: str) -> tuple[SeatRow, GameRow]:
+    seat, game = seat_by_token(s, token, lock=True)
+    if game.status != "active" or seat.seat is None:
+        raise Conflict(_("This is only possible while the game is running."), game=game, seat=seat)
+    return seat, game
+
+
+def start_vacation(s: Session, token: str, days: int, now: datetime | None = None) -> datetime:
+    """The board's vacation form: pause the seat's deadlines for `days` days (1..14 in total per
+    game). Returns the end (naive UTC). ClockError (too much vacation) -> 400 for the page."""
+    if not isinstance(days, int) or not 1 <= days <= 14:
+        raise Invalid(_("A vacation lasts from 1 to 14 days."))
+    seat, game = _owned(s, token)
+    now = now or clock.utcnow()
+    until = now + timedelta(days=days)
+    try:
+        clock.set_vacation(s, game.id, seat.seat, until, now)
+    except clock.ClockError as exc:
+        left = clock.vacation_left(clock.seat_clock(s, game.id, seat.seat), now)
+        raise Invalid(_("At most 14 days of vacation per game; %(days)s days left.",
+                                 days=round(left.total_seconds() / 86400, 1)), clock_error=str(exc)) from exc
+    return until
+
+
+def stop_vacation(s: Session, token: str, now: datetime | None = None) -> None:
+    seat, game = _owned(s, token)
+    clock.end_vacation(s, game.id, seat.seat, now)
+    clock_service.player_acted(s, game, seat, now)
+
+
+def host_play_now(s: Session, token: str, seat_no: int, now: datetime | None = None) -> str:
+    """The host's "play for them now" (games with policy `wait`): the seat's owed decisions are
+    played by the computer at the next sweep. Returns the player's name."""
+    host, game = _owned(s, token)
+    if not host.is_host:
+        raise Forbidden(_("Only the host can do this."))
+    if getattr(game, "timeout_policy", "bot") != "wait":
+        raise Conflict(_("In this game the computer plays for late players by itself."))
+    target = seat_at(s, game.id, seat_no)
+    if target is None or target.seat == host.seat:
+        raise Invalid(_("No such player in this game."))
+    clock_service.player_acted(s, game, host, now)
+    if clock.play_now(s, game.id, target.seat, now) == 0:
+        raise Conflict(_("%(name)s owes no decision right now.", name=target.name))
+    return target.name
+
+
+def mirror_mail_pref(s: Session, game: GameRow, seat: SeatRow, now: datetime | None = None) -> None:
+    """`seat.mail_pref` changed: the clock's copy follows (reminders, digests)."""
+    if seat.seat is not None and game.state is not None:
+        clock.set_seat_settings(s, game.id, seat.seat, now=now, address=seat.email, mail_pref=seat.mail_pref)
+
+
+def unsubscribe(s: Session, token: str) -> SeatRow:
+    """RFC 8058 one-click unsubscribe (posted by the mail client, not the player: it does not count
+    as the player acting): no more mails for this game, no reminders or digests either."""
+    seat, game = seat_by_token(s, token, lock=True)
+    seat.mail_pref = "off"
+    mirror_mail_pref(s, game, seat)
+    return seat

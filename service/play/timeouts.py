@@ -1,0 +1,116 @@
+"""The clock's handlers in the service (`ServiceClockHandlers`, injected into `clock.tick` by the
+scheduler through `app.extensions["clock_handlers"]`, which `create_app` sets):
+
+* `on_timeout`: the greedy bot's decision for the late seat, through the one move path
+  (`moves.play` with the seat's own token and the deadline's version: the usual checks apply);
+  after a bot `draw` it also places the card;
+* `on_reminder`: the turn mail again, with the reminder on top (its links and Reply-To still play);
+* `on_digest`: one mail per address listing each waiting game.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from html import escape
+
+from flask_babel import gettext as _
+from sqlmodel import Session
+
+import engine
+from service.clock import core as clock
+from service.mail.outbox import queue_mail
+from service.play import moves, notify
+from service.play.clock_service import playing_for_the_player
+from service.play.lookups import load_engine_game, seat_at
+from service.render import board as render
+from service.render.clock_text import local_text
+from service.store import tokens
+from service.store.clock_models import Deadline, SeatClock
+from service.store.models import GameRow
+
+BOT = "greedy"
+
+
+def bot_decision(g: engine.Game, seat: int) -> list[str]:
+    """The bot's texts for one decision; `take` and its `swap` are one decision (one link)."""
+    first = str(engine.bot_move(g, seat, BOT))
+    if first != "take":
+        return [first]
+    probe = engine.Game.from_json(g.to_json())
+    probe.play(seat, first)
+    return [first, str(engine.bot_move(probe, seat, BOT))]
+
+
+def _owes(g: engine.Game, seat: int, kind: str | None = None) -> bool:
+    return any(p.seat == seat and (kind is None or p.kind == kind) for p in g.pending())
+
+
+class ServiceClockHandlers:
+    """`tick`'s handlers for the service (they need an app context: the scheduler provides one)."""
+
+    def on_timeout(self, s: Session, d: Deadline) -> bool:
+        game = s.get(GameRow, d.game_id)
+        if game is None or game.status != "active" or game.state is None:
+            return False
+        seat = seat_at(s, d.game_id, d.seat)
+        g = load_engine_game(game)
+        if seat is None or not _owes(g, d.seat, d.kind):
+            return False
+        token = tokens.seat_token(seat.token_salt)
+        with playing_for_the_player():
+            expected = d.version
+            for _step in range(3):  # a drawn card is placed at once too (draw, then swap/flip)
+                # the one move path; Conflict (somebody moved at the same moment) propagates: the
+                # clock retries later
+                moves.play(s, token, render.slug_for(bot_decision(g, d.seat)), expected)
+                g = load_engine_game(game)  # (the move's UPDATE gave `game` its new state)
+                if game.status != "active" or not _owes(g, d.seat, "place_drawn"):
+                    break
+                expected = game.version
+        return True
+
+    def on_reminder(self, s: Session, d: Deadline) -> bool:
+        game = s.get(GameRow, d.game_id)
+        if game is None or game.status != "active" or game.state is None:
+            return False
+        seat = seat_at(s, d.game_id, d.seat)
+        if seat is None or not _owes(load_engine_game(game), d.seat, d.kind):
+            return False
+        sc = s.get(SeatClock, (d.game_id, d.seat))
+        tz = sc.tz if sc else "UTC"
+        if d.policy == "wait":
+            msg = _("Reminder: the game is waiting for your decision (it was due %(when)s).",
+                    when=local_text(d.deadline_at, tz))
+        else:
+            msg = _("Reminder: please decide by %(when)s, or the computer will play this decision for you.",
+                    when=local_text(d.deadline_at, tz))
+        # the turn mail again, with the reminder on top: its move links and Reply-To still play
+        notify.decision_or_nothing(s, game, seat, load_engine_game(game), clock_note=msg)
+        return True
+
+    def on_digest(self, s: Session, seat_clocks: list[SeatClock], now: datetime) -> None:
+        parts_text, parts_html, to_name = [], [], ""
+        for sc in seat_clocks:
+            game = s.get(GameRow, sc.game_id)
+            seat = seat_at(s, sc.game_id, sc.seat)
+            if game is None or seat is None or game.status != "active" or game.state is None:
+                continue
+            view = engine.view(load_engine_game(game), sc.seat)
+            url = render.seat_url(tokens.seat_token(seat.token_salt))
+            due = [r for r in clock.open_deadlines(s, sc.game_id, sc.seat)]
+            when = _("Please decide by %(when)s.", when=local_text(due[0].deadline_at, sc.tz)) if due else ""
+            board = render.text_board(view)
+            parts_text.append(f"{game.title}\n{render.status_line(view)} {when}\n\n{board}\n\n{url}\n")
+            parts_html.append(f"<h2>{escape(game.title)}</h2><p>{escape(render.status_line(view))} "
+                              f"{escape(when)}</p><pre>{escape(board)}</pre>"
+                              f'<p><a href="{escape(url)}">{escape(_("Open the game"))}</a></p>')
+            to_name = seat.name
+        if not parts_text:
+            return
+        subject = _("SKYJO: %(n)s games are waiting for you", n=len(parts_text)) if len(parts_text) > 1 \
+            else _("SKYJO: a game is waiting for you")
+        head = _("Good morning! These games are waiting for your decision:")
+        queue_mail(s, to_addr=seat_clocks[0].address, to_name=to_name, subject=subject,
+                   text=head + "\n\n" + "\n".join(parts_text),
+                   html=f"<p>{escape(head)}</p>" + "".join(parts_html),
+                   thread_key=f"digest-{seat_clocks[0].address}", now=now)

@@ -1,0 +1,98 @@
+"""The clock's sentences from plain data: a seat's own deadline, the other players' clocks and the
+game's clock rules, in the reader's zone and language.
+
+A mail intent stores the data when its move commits (`mail.compose.clock_context`) and the sender
+writes the sentences when it renders the mail (`clock_lines`), in the recipient's language; the
+board page writes the same sentences from the same data. Entries: {"due": earliest deadline or
+None, "vacation_until", "bot_played", "policy", "tz"} (others' entries add "name"); times naive UTC."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from flask_babel import gettext as _
+
+from service.clock.zones import to_local
+
+
+def local_text(t: datetime, tz: str | None) -> str:
+    """A naive-UTC time in the viewer's zone, with the zone named: `2026-12-02 14:00 (Europe/Berlin)`."""
+    tz = tz or "UTC"
+    return f"{to_local(t, tz):%Y-%m-%d %H:%M} ({tz})"
+
+
+def own_line(mine: dict | None) -> str | None:
+    """The seat's own deadline as a sentence, or None (no decision due)."""
+    if mine and mine["bot_played"]:
+        return _(
+            "The computer is playing for you until you act again: open any link of ours or your "
+            "board page and make a move (or change a setting) to take over."
+        )
+    if not mine or mine["due"] is None:
+        return None
+    tz, due = mine["tz"], mine["due"]
+    if mine["vacation_until"]:
+        return _(
+            "You are on vacation until %(until)s; then please decide by %(when)s.",
+            until=local_text(mine["vacation_until"], tz),
+            when=local_text(due, tz),
+        )
+    if mine["policy"] == "wait":
+        return _("Please decide by %(when)s (the game waits for you).", when=local_text(due, tz))
+    return _(
+        "Please decide by %(when)s, or the computer will play this decision for you.",
+        when=local_text(due, tz),
+    )
+
+
+def others_lines(others: list[dict], tz: str) -> list[str]:
+    """A line per other player with something to say: vacation, bot play, or when they must decide."""
+    lines = []
+    for st in others:
+        if st["vacation_until"]:
+            lines.append(
+                _(
+                    "%(name)s is on vacation until %(until)s.",
+                    name=st["name"],
+                    until=local_text(st["vacation_until"], tz),
+                )
+            )
+        if st["bot_played"]:
+            lines.append(
+                _("%(name)s's decisions are played by the computer until they act again.", name=st["name"])
+            )
+        elif st["due"] is not None and not st["vacation_until"]:
+            lines.append(
+                _("%(name)s has until %(when)s to decide.", name=st["name"], when=local_text(st["due"], tz))
+            )
+    return lines
+
+
+def hours_text(h) -> str:
+    h = float(h)
+    if h >= 48 and h % 24 == 0:
+        return _("%(n)s days", n=int(h // 24))
+    return _("%(n)s h", n=int(h) if h == int(h) else h)
+
+
+def rules_line(decision_hours: float, reminder_hours: list, timeout_policy: str) -> str:
+    """The game's clock in one sentence: time per decision, reminders, what happens when time runs out."""
+    parts = [_("Clock: %(t)s per decision", t=hours_text(decision_hours))]
+    if reminder_hours:
+        parts.append(
+            _("reminders %(list)s before the deadline", list=", ".join(hours_text(h) for h in reminder_hours))
+        )
+    if timeout_policy == "wait":
+        parts.append(_("when time runs out the game waits (the host can let the computer play)"))
+    else:
+        parts.append(_("when time runs out the computer makes the decision"))
+    return "; ".join(parts) + "."
+
+
+def clock_lines(data: dict) -> dict:
+    """A mail intent's clock data (`mine`, `others`, `tz`, `rules`) as the lines its templates show:
+    `deadline_text` (the seat's own) and `clock_notes` (the others', then the rules)."""
+    return {
+        "deadline_text": own_line(data["mine"]),
+        "clock_notes": others_lines(data["others"], data["tz"]) + [rules_line(**data["rules"])],
+    }

@@ -1,0 +1,113 @@
+"""The score sheet, the chart of the running totals and the final standings, as data for the
+`sheet` and `chart` macros (templates/_sheet.html, _chart.html) and the plain-text mails.
+
+Scores are public (C10, C12): they come from the view's `rounds` and `totals`."""
+
+from __future__ import annotations
+
+PALETTE = ["#2563eb", "#dc2626", "#16a34a", "#9333ea", "#ea580c", "#0891b2", "#be185d", "#4d7c0f"]
+
+
+def score_rows(view: dict) -> list[dict]:
+    """One row per scored round: its number, the score per seat (None: no score), the running
+    totals, the closer's seat and the doubled seats (C10); `cells` holds the same per seat as the
+    sheet shows it (score, doubled, closed)."""
+    rows = []
+    n = len(view["players"])
+    running = [0] * n
+    for r in view.get("rounds", []):
+        scores = list(r.get("scores") or [None] * n)
+        for i, sc in enumerate(scores):
+            if isinstance(sc, int):
+                running[i] += sc
+        doubled, closer = r.get("doubled") or [], r.get("closer")
+        rows.append(
+            {
+                "round": r.get("round"),
+                "scores": scores,
+                "totals": list(running),
+                "closer": closer,
+                "doubled": doubled,
+                "cells": [
+                    {"score": sc, "doubled": i in doubled, "closed": i == closer}
+                    for i, sc in enumerate(scores)
+                ],
+            }
+        )
+    return rows
+
+
+def sheet_totals(view: dict) -> list:
+    """Each player's total, in the order of `view["players"]` (the sheet's last row)."""
+    totals = view.get("totals")
+    return [totals[p["seat"]] if totals else p["total"] for p in view["players"]]
+
+
+def score_chart(view: dict, width: int = 420, height: int = 180) -> dict | None:
+    """The running totals as a line chart (one line per player, the rounds along x) for the `chart`
+    macro: the drawing's size, the horizontal guide lines with their labels, the round numbers
+    along x and each player's line (SVG coordinates, one decimal) with its end label. None when
+    no round has been scored."""
+    rows = score_rows(view)
+    if not rows:
+        return None
+    players = view["players"]
+    series = [[0] + [row["totals"][p["seat"]] for row in rows] for p in players]
+    lo = min(min(s) for s in series)
+    hi = max(max(s) for s in series + [[view.get("options", {}).get("target_score", 0) or 0]])
+    hi = max(hi, lo + 1)
+    pad_l, pad_r, pad_t, pad_b = 34, 90, 10, 22
+    w, h = width - pad_l - pad_r, height - pad_t - pad_b
+    steps = len(rows)
+
+    def x(i: int) -> float:
+        return pad_l + w * i / steps
+
+    def y(v: float) -> float:
+        return pad_t + h * (hi - v) / (hi - lo)
+
+    ticks = sorted({lo, 0, hi} if lo < 0 else {lo, hi})
+    return {
+        "width": width,
+        "height": height,
+        "left": pad_l,
+        "right": pad_l + w,
+        "guides": [
+            {"y": f"{y(t):.1f}", "label_x": pad_l - 4, "label_y": f"{y(t) + 4:.1f}", "label": t}
+            for t in ticks
+        ],
+        "rounds": [{"x": f"{x(i):.1f}", "y": height - 6, "label": i} for i in range(steps + 1)],
+        "lines": [
+            {
+                "colour": PALETTE[k % len(PALETTE)],
+                "name": p["name"],
+                "last": s[-1],
+                "points": " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(s)),
+                "label_x": f"{x(len(s) - 1) + 6:.1f}",
+                "label_y": f"{y(s[-1]) + 4:.1f}",
+            }
+            for k, (p, s) in enumerate(zip(players, series, strict=True))
+        ],
+    }
+
+
+def standings(view: dict) -> list[dict]:
+    """The players by total, lowest first, with their places (equal totals share a place) and
+    whether they won (C12)."""
+    totals = view.get("totals") or [p.get("total") for p in view["players"]]
+    winners = set(view.get("winners") or [])
+    ranked = sorted(view["players"], key=lambda p: (totals[p["seat"]], p["seat"]))
+    out, place, last = [], 0, None
+    for i, p in enumerate(ranked, start=1):
+        if totals[p["seat"]] != last:
+            place, last = i, totals[p["seat"]]
+        out.append(
+            {
+                "place": place,
+                "name": p["name"],
+                "seat": p["seat"],
+                "total": totals[p["seat"]],
+                "winner": p["seat"] in winners,
+            }
+        )
+    return out

@@ -1,0 +1,67 @@
+"""The plain-text part of mails: the board in monospace and the move links, one per line. Plain text
+(not HTML): the .txt templates print it as it is, and the daily digest uses the same board.
+
+A face-down card is `[  ]` whatever the view's grid holds besides its face (C13)."""
+
+from __future__ import annotations
+
+from flask_babel import gettext as _
+
+from service.render.cards import COLUMNS, card_text, grid_rows, name_of, players_in_order
+
+_FACES = {"removed": "  ·  ", "down": " [  ]"}
+
+
+def text_board(view: dict) -> str:
+    """The board in monospace: per player its name and tags, total and visible score, and its grid
+    under the column letters and beside the row numbers; then the piles and a held card."""
+    lines: list[str] = []
+    for p in players_in_order(view):
+        tags = []
+        if p["seat"] == view.get("viewer"):
+            tags.append(_("you"))
+        if view.get("closer") == p["seat"]:
+            tags.append(_("closed the round"))
+        if view.get("turn") == p["seat"]:
+            tags.append(_("to play"))
+        lines.append(p["name"] + (f" ({', '.join(tags)})" if tags else ""))
+        lines.append(
+            "   "
+            + _("total %(total)s, showing %(visible)s", total=p.get("total"), visible=p.get("visible_score"))
+        )
+        lines.append("     " + "".join(f"  {c}  " for c in COLUMNS))
+        for r, row in enumerate(grid_rows(p), start=1):
+            cells = [_FACES.get(c["face"]) or f" [{card_text(c['value']):>2}]" for c in row]
+            lines.append(f"  {r}  " + "".join(cells))
+        lines.append("")
+    lines.append(
+        _(
+            "Discard pile: %(top)s   Draw pile: %(count)s cards",
+            top=card_text(view.get("discard_top")) or "-",
+            count=view.get("draw_count"),
+        )
+    )
+    held = view.get("held")
+    if held:
+        if held.get("value") is not None:
+            lines.append(
+                _(
+                    "%(name)s holds the %(card)s.",
+                    name=name_of(view, held["seat"]),
+                    card=card_text(held["value"]),
+                )
+            )
+        else:
+            lines.append(_("%(name)s holds a card from the draw pile.", name=name_of(view, held["seat"])))
+    return "\n".join(lines)
+
+
+def links_text(groups: list[dict]) -> str:
+    """The move links of the plain-text part: per group its title, then one line per option."""
+    out = []
+    for g in groups:
+        if g["title"]:
+            out.append(f"{g['title']}\n")
+        out.extend(f"  {opt['label']}: {opt['url']}\n" for opt in g["options"])
+        out.append("\n")
+    return "".join(out)

@@ -1,0 +1,30 @@
+"""Seat and spectator tokens are passwords: no log line may carry one (issue 20, point 7).
+
+`RedactTokens` masks the token part of `/s/<token>` and `/watch/<game>/<token>` paths in a log
+record's message and arguments (`/s/…`). `create_app` puts it on the app's logger (the error log
+names the request path) and `serve` on werkzeug's request log. Under gunicorn, keep its access log
+off (the default) or give it a format without the path (README, "Production").
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+TOKEN_PATH = re.compile(r"(/s/|/watch/[0-9a-f]+/)[A-Za-z0-9_-]{8,}")
+
+
+def redact(text: str) -> str:
+    return TOKEN_PATH.sub(r"\1…", text)
+
+
+class RedactTokens(logging.Filter):
+    """Request and error log lines without seat or spectator tokens."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.args:
+            args = record.args if isinstance(record.args, tuple) else (record.args,)
+            record.args = tuple(redact(a) if isinstance(a, str) else a for a in args)
+        if isinstance(record.msg, str):
+            record.msg = redact(record.msg)
+        return True
