@@ -1,8 +1,10 @@
 """Development mailbox at /dev/mail: every mail the outbox delivered, as its recipient sees it.
 
-Enabled only when `app.config["DEV_MAILBOX"]` is truthy (create_app sets it in development when no
-MAIL_URL is configured); every request answers 404 otherwise, whether or not the blueprint is
-registered. The HTML part is served from its own route with a CSP sandbox and shown in a sandboxed
+Enabled only when `app.config["DEV_MAILBOX"]` is truthy (create_app sets it in development only,
+which must be asked for with SKYJO_ENV=development, as `skyjo-pbem serve` does on its embedded
+defaults: it shows every player's secret links); every request answers 404 otherwise, whether or
+not the blueprint is registered. Ids and filters are checked before they reach a query: a 4xx,
+never a 500. The HTML part is served from its own route with a CSP sandbox and shown in a sandboxed
 iframe (no scripts, a unique origin); its links open in the whole tab, so a newcomer can play every
 seat from one browser.
 """
