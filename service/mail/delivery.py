@@ -23,9 +23,10 @@ the write lock in the busy timeout (service.store.db), while one that read first
 when another writer got in between. So a claim's transaction starts by releasing expired leases,
 which takes the write lock before the candidates are read; renew, mark and release are one UPDATE
 each. With a responsive server a mail costs one transaction of its own: the UPDATE that marks it
-sent. On PostgreSQL that transaction commits without waiting for its WAL flush (`synchronous_commit`
-off for it alone; it was most of a mail's cost): a database crash may forget the marks of its last
-fraction of a second, and those mails go again, the same bytes, as after a sender's crash. On SQLite
+sent. On PostgreSQL that transaction and the claims commit without waiting for their WAL flush
+(`synchronous_commit` off for them alone; the wait was most of a mail's cost): a database crash may
+forget the marks and claims of its last fraction of a second, and those mails go again, the same
+bytes, as after a sender's crash; a forgotten claim is free for the next sweep. On SQLite
 the service's `synchronous = NORMAL` makes that trade for every commit already.
 
 Nothing hidden is logged: logs name row ids and exception classes, never bodies, links, addresses
@@ -146,6 +147,13 @@ _NO_WAL_WAIT = text("SET LOCAL synchronous_commit TO OFF")
 _RELEASE = _update(_T.id.in_(_IDS), *_MINE).values(claimed_until=None, claimed_by=None)
 
 
+def _no_wal_wait(session: Session) -> None:
+    """On PostgreSQL: this transaction of the sender commits without waiting for its WAL flush (see
+    the module docstring: a crash of the database may undo it, which at least once allows)."""
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(_NO_WAL_WAIT)
+
+
 def _claim_batch(
     session: Session, now: datetime, token: str, size: int, lease: timedelta
 ) -> list[OutboxMail]:
@@ -157,6 +165,7 @@ def _claim_batch(
     claim below happen under it. On PostgreSQL the release and the candidates skip rows another
     sender has locked (`SKIP LOCKED`, dropped by SQLAlchemy on SQLite), and the claim, one UPDATE
     for the batch, re-checks every row's conditions against what other senders committed."""
+    _no_wal_wait(session)
     session.execute(_RELEASE_EXPIRED, {"b_now": now})
     candidates = session.scalars(_CANDIDATES, {"b_now": now, "b_size": size}).all()
     claim = {"b_ids": candidates, "b_now": now, "b_token": token, "b_until": now + lease}
@@ -177,8 +186,7 @@ def _renew(session: Session, ids: list[int], token: str, now: datetime, lease: t
 
 def _mark_sent(session: Session, row_id: int, transport_name: str, now: datetime, bodies: dict) -> None:
     statement = _MARK_SENT_RENDERED if bodies else _MARK_SENT
-    if session.get_bind().dialect.name == "postgresql":
-        session.execute(_NO_WAL_WAIT)  # see the module docstring: at least once, not a lost mail
+    _no_wal_wait(session)
     session.execute(statement, {"b_id": row_id, "b_now": now, "b_transport": transport_name, **bodies})
     session.commit()
 
