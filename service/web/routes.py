@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 
 from flask import Blueprint, abort, current_app, flash, render_template, request, url_for
 from flask_babel import gettext as _
@@ -81,8 +82,14 @@ def links():
         abort(429)
     form = LinksForm()
     if form.validate_on_submit():
-        with transaction(write=True) as s:
-            usecases.mail_my_links(s, form.email.data)
+        # The answer must not tell who plays here: the same page for every address, and no sooner
+        # than LINKS_ANSWER_SECONDS (a known address writes a mail row, an unknown one does not).
+        started = time.monotonic()
+        address = form.email.data.strip().lower()
+        if ratelimit.allow("links-to", current_app.config["LINKS_RECIPIENT_RATE_LIMIT"], key=address):
+            with transaction(write=True) as s:
+                usecases.mail_my_links(s, form.email.data)
+        time.sleep(max(0.0, current_app.config["LINKS_ANSWER_SECONDS"] - (time.monotonic() - started)))
         return render_template("message.html", title=_("Check your mail"), status=200, message=_(
             "If that address plays in any game here, we have sent it the links."))
     status = 400 if request.method == "POST" else 200
