@@ -11,9 +11,9 @@ from alembic import context
 from sqlalchemy import pool
 from sqlmodel import SQLModel
 
-import service.mail.outbox  # noqa: F401
 import service.store.clock_models  # noqa: F401
 import service.store.models  # noqa: F401  (registers the tables)
+import service.store.outbox_models  # noqa: F401
 import service.store.reply_models  # noqa: F401
 from service.store.db import make_engine
 

@@ -44,7 +44,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         os.environ.setdefault("SKYJO_ENV", "development")  # embedded defaults: the dev mailbox
     app = _app()
     upgrade_database(app.config["DATABASE_URL"])
-    from service.mail.outbox import start_background_sender
+    from service.mail.sender import start_background_sender
 
     start_background_sender(app, use_reloader=args.debug)
     scheduler.start_in_process(app, use_reloader=args.debug)  # the clock; not in the reloader's watcher
@@ -105,7 +105,7 @@ def run_worker(database_url: str | None = None, interval: float = scheduler.DEFA
         print(report)
         return 0 if report is not None and not report.errors else 1
     if mail:
-        from service.mail.outbox import start_background_sender
+        from service.mail.sender import start_background_sender
 
         start_background_sender(app, use_reloader=False)
     sched = scheduler._scheduler(BlockingScheduler, job, interval)
@@ -118,15 +118,17 @@ def run_worker(database_url: str | None = None, interval: float = scheduler.DEFA
 
 
 def _send_mail_once(app) -> None:
-    from service.mail import outbox
+    from service.mail.config import configure
+    from service.mail.delivery import deliver_due
+    from service.mail.transport import DevTransport, SmtpTransport
 
     url = app.config.get("MAIL_URL")
-    transport = outbox.SmtpTransport(url) if url else outbox.DevTransport() if app.config.get("DEV_MAILBOX") else None
+    transport = SmtpTransport(url) if url else DevTransport() if app.config.get("DEV_MAILBOX") else None
     if transport is None:
         return
-    outbox.configure(mail_from=app.config.get("MAIL_FROM") or None, base_url=app.config.get("BASE_URL") or None)
-    outbox.deliver_due(app.extensions["db_engine"], transport, limit=10_000,
-                       renderer=app.extensions.get("outbox_renderer"))
+    configure(mail_from=app.config.get("MAIL_FROM") or None, base_url=app.config.get("BASE_URL") or None)
+    deliver_due(app.extensions["db_engine"], transport, limit=10_000,
+                renderer=app.extensions.get("outbox_renderer"))
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
@@ -150,7 +152,7 @@ def add_worker_command(subparsers: argparse._SubParsersAction) -> None:
 
 def cmd_inbound_smtp(args: argparse.Namespace) -> int:
     from service.mail.inbound import serve_smtp
-    from service.mail.outbox import start_background_sender
+    from service.mail.sender import start_background_sender
     from service.play.reply_service import handle_inbound, quiet_smtp_log
     from service.store import tokens
 

@@ -63,14 +63,25 @@ class InboundSMTP:
     """A running SMTP receiver: `start()` / `stop()` (or use it as a context manager).
     `host`/`port` are where it listens; `accept_domains` limits recipients (None: accept all)."""
 
-    def __init__(self, handle: Handler, host: str = "127.0.0.1", port: int = 8025,
-                 accept_domains: Iterable[str] | None = None, data_size_limit: int = MAX_MESSAGE_BYTES) -> None:
+    def __init__(
+        self,
+        handle: Handler,
+        host: str = "127.0.0.1",
+        port: int = 8025,
+        accept_domains: Iterable[str] | None = None,
+        data_size_limit: int = MAX_MESSAGE_BYTES,
+    ) -> None:
         from aiosmtpd.controller import Controller
 
         self.host = host
         self.port = port
-        self.controller = Controller(_SMTPHandler(handle, accept_domains), hostname=host, port=port,
-                                     data_size_limit=data_size_limit, ready_timeout=10.0)
+        self.controller = Controller(
+            _SMTPHandler(handle, accept_domains),
+            hostname=host,
+            port=port,
+            data_size_limit=data_size_limit,
+            ready_timeout=10.0,
+        )
 
     def start(self) -> InboundSMTP:
         self.controller.start()
@@ -87,8 +98,9 @@ class InboundSMTP:
         self.stop()
 
 
-def serve_smtp(handle: Handler, host: str = "0.0.0.0", port: int = 25,
-               accept_domains: Iterable[str] | None = None) -> None:  # pragma: no cover - runs forever
+def serve_smtp(
+    handle: Handler, host: str = "0.0.0.0", port: int = 25, accept_domains: Iterable[str] | None = None
+) -> None:  # pragma: no cover - runs forever
     """Run the receiver until interrupted (the `skyjo-pbem inbound-smtp` command)."""
     import threading
 
@@ -130,15 +142,24 @@ def parse_imap_url(url: str) -> ImapSettings:
     if starttls not in ("auto", "require", "no"):
         raise ValueError("IMAP_URL: starttls must be require, auto or no")
     folder = unquote(parts.path.lstrip("/")) or "INBOX"
-    return ImapSettings(secure, parts.hostname, parts.port or (993 if secure else 143),
-                        unquote(parts.username), unquote(parts.password), folder, starttls)
+    return ImapSettings(
+        secure,
+        parts.hostname,
+        parts.port or (993 if secure else 143),
+        unquote(parts.username),
+        unquote(parts.password),
+        folder,
+        starttls,
+    )
 
 
 def _mailbox(cfg: ImapSettings, timeout: float, ssl_context: ssl.SSLContext | None):
     from imap_tools import MailBox, MailBoxUnencrypted
 
     if cfg.secure:
-        return MailBox(cfg.host, cfg.port, timeout=timeout, ssl_context=ssl_context or ssl.create_default_context())
+        return MailBox(
+            cfg.host, cfg.port, timeout=timeout, ssl_context=ssl_context or ssl.create_default_context()
+        )
     box = MailBoxUnencrypted(cfg.host, cfg.port, timeout=timeout)
     offered = "STARTTLS" in box.client.capabilities
     if cfg.starttls == "require" and not offered:
@@ -162,8 +183,16 @@ def _raw_message_class():
     return RawMailMessage
 
 
-def poll_imap(url: str, handle: Handler, *, processed_folder: str | None = None, delete: bool = False,
-              limit: int = 50, timeout: float = 30.0, ssl_context: ssl.SSLContext | None = None) -> int:
+def poll_imap(
+    url: str,
+    handle: Handler,
+    *,
+    processed_folder: str | None = None,
+    delete: bool = False,
+    limit: int = 50,
+    timeout: float = 30.0,
+    ssl_context: ssl.SSLContext | None = None,
+) -> int:
     """One pass over the mailbox at `url`: hand every unseen message to `handle`, then mark it seen
     (default), move it to `processed_folder` (created if missing), or delete it. At most `limit`
     messages per pass. Returns the number of messages handed over successfully."""

@@ -75,7 +75,7 @@ def handle_inbound(app_or_none, raw: bytes) -> str:
             outcome = _apply(s, seat, game, r, r.version if tag == r.tokens[0] else None)
             _note(s, r.key, game.id, seat.seat, outcome)
             log.info("reply mail for game %s seat %s: %s", game.id, seat.seat, outcome)
-        from service.mail.outbox import wake_background_sender
+        from service.mail.sender import wake_background_sender
 
         wake_background_sender(app)
         return outcome

@@ -93,12 +93,9 @@ def transaction(write: bool = False, app=None):
 def create_all(app=None) -> None:
     import service.store.clock_models  # noqa: F401
     import service.store.models  # noqa: F401  (register tables)
+    import service.store.outbox_models  # noqa: F401
     import service.store.reply_models  # noqa: F401
 
-    try:
-        import service.mail.outbox  # noqa: F401
-    except ImportError:  # pragma: no cover - until the mail layer exists
-        pass
     SQLModel.metadata.create_all(get_engine(app))
 
 

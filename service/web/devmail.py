@@ -14,11 +14,16 @@ from flask_babel import gettext as _
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from service.mail.outbox import DevTransport, OutboxMail, app_engine, build_message, deliver_due
+from service.mail.delivery import deliver_due
+from service.mail.message import build_message
+from service.mail.sender import app_engine
+from service.mail.transport import DevTransport
+from service.store.outbox_models import OutboxMail
 
 devmail_bp = Blueprint("devmail", __name__, url_prefix="/dev/mail")
 
 PAGE_SIZE = 200
+MAX_ID = 2**31 - 1  # the outbox's id is a 32-bit INTEGER on PostgreSQL: a larger one is no mail
 
 # The mail's own HTML: no scripts, no plugins, no same-origin access, no forms; links may open the
 # top window (user click) or a new tab. Images from anywhere, as a mail client would.
@@ -40,6 +45,8 @@ def _session() -> Session:
 
 
 def _get_sent(session: Session, mail_id: int) -> OutboxMail:
+    if not 0 < mail_id <= MAX_ID:  # checked here, not by the database (PostgreSQL would raise)
+        abort(404)
     row = session.get(OutboxMail, mail_id)
     if row is None or row.sent_at is None:
         abort(404)
@@ -49,6 +56,8 @@ def _get_sent(session: Session, mail_id: int) -> OutboxMail:
 @devmail_bp.get("/")
 def index():
     to = (request.args.get("to") or "").strip().lower()
+    if "\x00" in to:  # no address holds one, and PostgreSQL refuses it in a query
+        abort(400)
     t = OutboxMail.__table__.c
     with _session() as s:
         query = select(OutboxMail).where(t.sent_at.is_not(None))
@@ -66,7 +75,12 @@ def index():
     for m in mails:
         latest.setdefault(m.to_addr, m.id)
     return render_template(
-        "dev/mail_index.html", mails=mails, recipients=recipients, to=to, queued=queued, latest=latest,
+        "dev/mail_index.html",
+        mails=mails,
+        recipients=recipients,
+        to=to,
+        queued=queued,
+        latest=latest,
         can_deliver=not current_app.config.get("MAIL_URL"),
     )
 
@@ -85,8 +99,14 @@ def show(mail_id: int):
     msg = build_message(row)
     headers = [(name, str(value)) for name, value in msg.items()]
     return render_template(
-        "dev/mail_show.html", mail=row, headers=headers, text=row.text_body, has_html=row.html_body is not None,
-        newer=newer, older=older, reply_to=(row.headers or {}).get("Reply-To"),
+        "dev/mail_show.html",
+        mail=row,
+        headers=headers,
+        text=row.text_body,
+        has_html=row.html_body is not None,
+        newer=newer,
+        older=older,
+        reply_to=(row.headers or {}).get("Reply-To"),
     )
 
 
@@ -144,7 +164,9 @@ def reply(mail_id: int):
     msg["Message-ID"] = make_msgid(domain="dev-mailbox.invalid")
     msg["In-Reply-To"] = f"<{row.message_id.strip('<>')}>"
     quoted = "\n".join("> " + line for line in (row.text_body or "").splitlines())
-    msg.set_content(f"{body}\n\n{_('On %(when)s, SKYJO wrote:', when=row.sent_at.strftime('%Y-%m-%d %H:%M'))}\n{quoted}\n")
+    msg.set_content(
+        f"{body}\n\n{_('On %(when)s, SKYJO wrote:', when=row.sent_at.strftime('%Y-%m-%d %H:%M'))}\n{quoted}\n"
+    )
     handle_inbound(current_app._get_current_object(), msg.as_bytes())
     if not current_app.config.get("MAIL_URL"):
         deliver_due(app_engine(current_app), DevTransport())

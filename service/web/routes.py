@@ -10,7 +10,7 @@ from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 
 from service.clock.zones import zone_choices
-from service.mail import outbox
+from service.mail.sender import wake_background_sender
 from service.play import clock_service, usecases
 from service.play.usecases import Conflict, NotFound
 from service.render import board as render
@@ -40,7 +40,7 @@ def _wake_sender(response):
     """A POST may have queued mails: let the background sender (if this process runs one) deliver
     them now."""
     if response.status_code < 400 and request.method == "POST":
-        outbox.wake_background_sender(current_app)
+        wake_background_sender(current_app)
     return response
 
 

@@ -14,9 +14,10 @@ from urllib.parse import urlsplit
 from sqlmodel import select
 
 import engine
-from service.mail.outbox import OutboxMail, render_pending
+from service.mail.outbox import render_pending
 from service.store import db
 from service.store.models import GameRow, SeatRow
+from service.store.outbox_models import OutboxMail
 
 CSRF_RE = re.compile(r'name="csrf_token"(?: type="hidden")? value="([^"]+)"|value="([^"]+)" name="csrf_token"')
 LINK_RE = re.compile(r"https?://localhost(/[^\s\"'<>]+)")

@@ -25,7 +25,7 @@ from aiosmtpd.smtp import AuthResult, LoginPassword
 from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import Engine
 
-from service.mail.outbox import OutboxMail
+from service.store.outbox_models import OutboxMail
 
 PG_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 IN_CI = os.environ.get("CI", "").lower() == "true"
@@ -116,8 +116,10 @@ def smtp_server():
 
 def make_authenticator(user: str, password: str):
     def authenticator(server, session, envelope, mechanism, auth_data):
-        ok = isinstance(auth_data, LoginPassword) and auth_data.login == user.encode() and (
-            auth_data.password == password.encode()
+        ok = (
+            isinstance(auth_data, LoginPassword)
+            and auth_data.login == user.encode()
+            and (auth_data.password == password.encode())
         )
         return AuthResult(success=ok, handled=False)  # handled=False: aiosmtpd answers 535 itself
 
@@ -130,9 +132,26 @@ def tls_files(tmp_path_factory) -> tuple[Path, Path]:
     d = tmp_path_factory.mktemp("tls")
     cert, key = d / "cert.pem", d / "key.pem"
     subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
-         "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-keyout", str(key), "-out", str(cert)],
-        check=True, capture_output=True,
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "1",
+            "-subj",
+            "/CN=localhost",
+            "-addext",
+            "subjectAltName=IP:127.0.0.1,DNS:localhost",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+        ],
+        check=True,
+        capture_output=True,
     )
     return cert, key
 

@@ -40,7 +40,7 @@ def server(tmp_path):
     srv = make_server("127.0.0.1", 0, app, threaded=True)
     base = f"http://127.0.0.1:{srv.server_port}"
     app.config["BASE_URL"] = base
-    from service.mail.outbox import start_background_sender, stop_background_sender
+    from service.mail.sender import start_background_sender, stop_background_sender
 
     start_background_sender(app, interval=0.2, use_reloader=False)
     thread = threading.Thread(target=srv.serve_forever, daemon=True)

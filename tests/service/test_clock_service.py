@@ -64,8 +64,8 @@ def q(app, stmt):
 
 
 def test_timeouts_play_through_the_move_use_case(app):
-    from service.mail.outbox import OutboxMail
     from service.store.models import GameRow, MoveRow
+    from service.store.outbox_models import OutboxMail
 
     game_id, tokens = start_game(app)
     start = clock.utcnow()
@@ -110,8 +110,8 @@ def test_timeouts_play_through_the_move_use_case(app):
 
 
 def test_digest_mail_lists_waiting_games(app):
-    from service.mail.outbox import OutboxMail
     from service.store import db
+    from service.store.outbox_models import OutboxMail
 
     ids = [start_game(app)[0] for _ in range(2)]
     with app.app_context(), db.transaction(write=True) as s:

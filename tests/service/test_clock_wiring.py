@@ -18,12 +18,12 @@ from sqlmodel import select
 
 import engine
 from service.clock import core as clock
-from service.mail.outbox import OutboxMail
 from service.play import clock_service, timeouts
 from service.play import notify as service_mails
 from service.store import db, tokens
 from service.store.clock_models import Deadline, SeatClock
 from service.store.models import GameRow, MoveRow, SeatRow
+from service.store.outbox_models import OutboxMail
 from tests.service.helpers import (
     confirm,
     csrf_of,
@@ -426,12 +426,12 @@ def test_serve_starts_the_clock_once_and_worker_is_a_command(app, monkeypatch):
 
     from service import cli_service
     from service.clock import scheduler
-    from service.mail import outbox
+    from service.mail import sender
 
     calls = []
     monkeypatch.setattr(cli_service, "_app", lambda: app)
     monkeypatch.setattr(cli_service, "upgrade_database", lambda url: None)
-    monkeypatch.setattr(outbox, "start_background_sender", lambda *a, **k: None)
+    monkeypatch.setattr(sender, "start_background_sender", lambda *a, **k: None)
     monkeypatch.setattr(scheduler, "start_in_process", lambda a, **k: calls.append((a, k)))
     monkeypatch.setattr(app, "run", lambda **k: calls.append(("run", k)))
     args = argparse.Namespace(host="127.0.0.1", port=5999, debug=True)

@@ -10,34 +10,48 @@ from flask import Flask
 from flask_babel import Babel
 from sqlalchemy.orm import Session
 
-from service.mail.outbox import DevTransport, MailConfig, OutboxMail, deliver_due, queue_mail
+from service.mail.config import MailConfig
+from service.mail.delivery import deliver_due
+from service.mail.outbox import queue_mail
+from service.mail.transport import DevTransport
+from service.store.outbox_models import OutboxMail
 from service.web.devmail import devmail_bp
-from tests.service.smtp_fixture import sqlite_only  # noqa: F401  (fixture)
+from tests.service.smtp_fixture import engine, sqlite_only  # noqa: F401  (fixtures)
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 CFG = MailConfig(mail_from="SKYJO <play@skyjo.example>", base_url="http://127.0.0.1:5000")
 T0 = datetime(2026, 1, 1, 12, 0, 0)
-HTML = ("<html><head><style>td.up{color:#abcdef}</style></head><body><table><tr><td class='up'>5</td></tr>"
-        "</table><a href='http://127.0.0.1:5000/m/TOKEN-{n}/take'>take</a></body></html>")
+HTML = (
+    "<html><head><style>td.up{color:#abcdef}</style></head><body><table><tr><td class='up'>5</td></tr>"
+    "</table><a href='http://127.0.0.1:5000/m/TOKEN-{n}/take'>take</a></body></html>"
+)
 
 
-def make_app(engine, **config) -> Flask:
+def make_app(db, **config) -> Flask:
     app = Flask("devmail_test", template_folder=str(TEMPLATES))
     app.config.update(TESTING=True, SECRET_KEY="test", **config)
     Babel(app)
-    app.extensions["db_engine"] = engine
+    app.extensions["db_engine"] = db
     app.register_blueprint(devmail_bp)
     return app
 
 
-def add_mail(engine, to="ann@example.org", name="Ann", n=0, deliver_at=T0, html=HTML):
-    with Session(engine, expire_on_commit=False) as s, s.begin():
-        row = queue_mail(s, to_addr=to, to_name=name, subject=f"SKYJO with Bo #{n}",
-                         text=f"Your turn.\ntake: http://127.0.0.1:5000/m/TOKEN-{n}/take\n",
-                         html=html.replace("{n}", str(n)) if html else None, config=CFG, now=deliver_at,
-                         thread_key="game-1-seat-0", unsubscribe_url=f"http://127.0.0.1:5000/u/TOKEN-{n}")
+def add_mail(db, to="ann@example.org", name="Ann", n=0, deliver_at=T0, html=HTML):
+    with Session(db, expire_on_commit=False) as s, s.begin():
+        row = queue_mail(
+            s,
+            to_addr=to,
+            to_name=name,
+            subject=f"SKYJO with Bo #{n}",
+            text=f"Your turn.\ntake: http://127.0.0.1:5000/m/TOKEN-{n}/take\n",
+            html=html.replace("{n}", str(n)) if html else None,
+            config=CFG,
+            now=deliver_at,
+            thread_key="game-1-seat-0",
+            unsubscribe_url=f"http://127.0.0.1:5000/u/TOKEN-{n}",
+        )
     if deliver_at is not None:
-        assert deliver_due(engine, DevTransport(), now=deliver_at) >= 1
+        assert deliver_due(db, DevTransport(), now=deliver_at) >= 1
     return row
 
 
@@ -56,24 +70,24 @@ def test_list_newest_first_and_filter_by_recipient(sqlite_only):  # noqa: F811
     a3 = add_mail(sqlite_only, n=3, deliver_at=T0 + timedelta(seconds=2))
     client = make_app(sqlite_only, DEV_MAILBOX=True).test_client()
     page = client.get("/dev/mail/").get_data(as_text=True)
-    order = [page.index(f"/dev/mail/{r.id}\"") for r in (a3, b2, a1)]
+    order = [page.index(f'/dev/mail/{r.id}"') for r in (a3, b2, a1)]
     assert order == sorted(order)  # newest first
     assert "Bø &lt;bo@example.org&gt;" in page
     only_bo = client.get("/dev/mail/?to=BO@example.org").get_data(as_text=True)
-    assert f"/dev/mail/{b2.id}\"" in only_bo
-    assert f"/dev/mail/{a1.id}\"" not in only_bo and f"/dev/mail/{a3.id}\"" not in only_bo
+    assert f'/dev/mail/{b2.id}"' in only_bo
+    assert f'/dev/mail/{a1.id}"' not in only_bo and f'/dev/mail/{a3.id}"' not in only_bo
 
 
 def test_queued_mail_is_not_shown_until_delivered(sqlite_only):  # noqa: F811
     row = add_mail(sqlite_only, deliver_at=None)
     client = make_app(sqlite_only, DEV_MAILBOX=True).test_client()
     page = client.get("/dev/mail/").get_data(as_text=True)
-    assert "1 mail is queued" in page and f"/dev/mail/{row.id}\"" not in page
+    assert "1 mail is queued" in page and f'/dev/mail/{row.id}"' not in page
     assert client.get(f"/dev/mail/{row.id}").status_code == 404
     resp = client.post("/dev/mail/deliver")
     assert resp.status_code == 303
     page = client.get("/dev/mail/").get_data(as_text=True)
-    assert f"/dev/mail/{row.id}\"" in page and "queued" not in page
+    assert f'/dev/mail/{row.id}"' in page and "queued" not in page
     with Session(sqlite_only) as s:
         assert s.get(OutboxMail, row.id).transport == "dev"
 
@@ -127,6 +141,18 @@ def test_text_only_mail_and_unknown_ids(sqlite_only):  # noqa: F811
     assert client.get("/dev/mail/9999").status_code == 404
 
 
+def test_ids_past_the_column_and_nul_are_client_errors(engine):  # noqa: F811
+    """Issue 20.2: /dev/mail/9223372036854775808 (PostgreSQL: 2147483648) and ?to=%00 were 500s."""
+    row = add_mail(engine)
+    client = make_app(engine, DEV_MAILBOX=True).test_client()
+    for mail_id in ("9223372036854775808", "2147483648", "0"):
+        for suffix in ("", "/html", "/raw"):
+            assert client.get(f"/dev/mail/{mail_id}{suffix}").status_code == 404, (mail_id, suffix)
+        assert client.post(f"/dev/mail/{mail_id}/reply", data={"body": "take"}).status_code == 404
+    assert client.get("/dev/mail/?to=%00").status_code == 400
+    assert client.get(f"/dev/mail/{row.id}").status_code == 200
+
+
 def test_mail_html_cannot_break_out_of_the_page(sqlite_only):  # noqa: F811
     evil = "<html><head></head><body><script>alert(1)</script><p>x</p></body></html>"
     row = add_mail(sqlite_only, html=evil)
@@ -144,13 +170,26 @@ def test_service_app_mounts_the_mailbox_only_in_development(tmp_path, monkeypatc
     from service.store import db
 
     monkeypatch.delenv("MAIL_URL", raising=False)
-    dev = service.create_app({"ENV_NAME": "development", "DATABASE_URL": f"sqlite:///{tmp_path}/dev.db",
-                              "TESTING": True, "WTF_CSRF_ENABLED": False})
+    dev = service.create_app(
+        {
+            "ENV_NAME": "development",
+            "DATABASE_URL": f"sqlite:///{tmp_path}/dev.db",
+            "TESTING": True,
+            "WTF_CSRF_ENABLED": False,
+        }
+    )
     db.create_all(dev)
     assert dev.config.get("DEV_MAILBOX")
     assert dev.test_client().get("/dev/mail/").status_code == 200
-    prod = service.create_app({"ENV_NAME": "production", "DATABASE_URL": f"sqlite:///{tmp_path}/prod.db",
-                               "SECRET_KEY": "x" * 32, "MAIL_URL": "smtp://mail.example:587",
-                               "DEV_MAILBOX": False, "TESTING": True})
+    prod = service.create_app(
+        {
+            "ENV_NAME": "production",
+            "DATABASE_URL": f"sqlite:///{tmp_path}/prod.db",
+            "SECRET_KEY": "x" * 32,
+            "MAIL_URL": "smtp://mail.example:587",
+            "DEV_MAILBOX": False,
+            "TESTING": True,
+        }
+    )
     db.create_all(prod)
     assert prod.test_client().get("/dev/mail/").status_code == 404

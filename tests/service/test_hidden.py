@@ -133,7 +133,7 @@ def check_intents(app, since_id: int, g: engine.Game, names: list[tuple[str, str
     hidden in its other parts either."""
     from sqlmodel import select
 
-    from service.mail.outbox import OutboxMail
+    from service.store.outbox_models import OutboxMail
 
     seen = 0
     with app.app_context(), db.transaction() as s:

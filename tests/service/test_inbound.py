@@ -21,7 +21,8 @@ import pytest
 import engine
 from engine.plans import parse_plan
 from service.mail.inbound import InboundSMTP, parse_imap_url, poll_imap
-from service.mail.replies import classify, extract_commands, seat_tokens
+from service.mail.replies import classify, read_reply, seat_tokens
+from service.mail.reply_text import extract_commands
 from tests.service.helpers import random_reply_plan
 
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
@@ -34,8 +35,11 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def reply(body: str = "draw swap B2\n\nOn Mon, SKYJO wrote:\n> Your turn\n", token: str = "tok123",
-          mid: str = "<r1@example.com>") -> EmailMessage:
+def reply(
+    body: str = "draw swap B2\n\nOn Mon, SKYJO wrote:\n> Your turn\n",
+    token: str = "tok123",
+    mid: str = "<r1@example.com>",
+) -> EmailMessage:
     m = EmailMessage()
     m["From"] = "Åsa Öberg <asa@example.se>"
     m["To"] = f"SKYJO <play+{token}@{DOMAIN}>"
@@ -113,11 +117,57 @@ def test_a_reply_over_smtp_plays_a_whole_turn_on_an_engine_game() -> None:
     assert g.pending()[0].seat != seat
 
 
+def _huge(to: str, html: bool) -> EmailMessage:
+    """About 8 MB: the commands on top, then a wall of text that looks like replies and commands."""
+    filler = "\n".join(
+        f"note {i}: if {i % 9} or less swap B2, else On Mon wrote: > take A1" for i in range(100_000)
+    )
+    m = reply("draw swap B2\n\n" + filler)
+    m.replace_header("To", to)
+    if html:
+        m.set_content(
+            f"<html><body><div>draw swap B2</div><blockquote>{filler}</blockquote></body></html>",
+            subtype="html",
+        )
+    return m
+
+
+def test_a_huge_mail_over_smtp_costs_little_cpu() -> None:
+    """Issue 20.5: an 8 MB mail cost about 10 s of CPU, to any address, because its commands were
+    read before its address was checked. A mail to no seat address is not read at all; one to a
+    seat address only at its start, which holds the commands."""
+    read: list[tuple[str, list[str], list[str], float]] = []
+
+    def handle(raw: bytes) -> None:
+        start = time.thread_time()  # this thread's CPU: the same on an idle and a busy machine
+        r = read_reply(raw, DOMAIN, [f"skyjo@{DOMAIN}"])
+        read.append((r.tokens and r.tokens[0], r.tokens, r.commands.lines, time.thread_time() - start))
+
+    port = free_port()
+    with InboundSMTP(handle, "127.0.0.1", port, accept_domains=[DOMAIN]):
+        with smtplib.SMTP("127.0.0.1", port, timeout=60) as smtp:
+            for html in (False, True):
+                for to in (f"nobody@{DOMAIN}", f"play+tok123@{DOMAIN}"):
+                    mail = _huge(to, html)
+                    assert len(mail.as_bytes()) > 6_000_000
+                    smtp.send_message(mail, to_addrs=[to])
+    assert len(read) == 4
+    for _, tokens, lines, cpu in read:
+        assert cpu < 2.0, f"{cpu:.2f} s of CPU for one mail"
+        assert lines == (["draw swap B2"] if tokens else [])  # no seat: not read
+
+
 # ------------------------------------------------------------------------------ IMAP URLs
 def test_parse_imap_url() -> None:
     c = parse_imap_url("imaps://bot%40example.org:p%3Ass@imap.example.org/Play%20Replies")
     assert (c.secure, c.host, c.port, c.user, c.password, c.folder) == (
-        True, "imap.example.org", 993, "bot@example.org", "p:ss", "Play Replies")
+        True,
+        "imap.example.org",
+        993,
+        "bot@example.org",
+        "p:ss",
+        "Play Replies",
+    )
     c = parse_imap_url("imap://u:p@localhost:1143?starttls=require")
     assert (c.secure, c.port, c.folder, c.starttls) == (False, 1143, "INBOX", "require")
     assert parse_imap_url("imap://u:p@h").starttls == "auto"
@@ -164,10 +214,28 @@ def _run_dovecot(tls: bool):
     tls_port = free_port() if tls else 0
     ssl_conf = "ssl = no"
     if tls:
-        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
-                        "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
-                        "-keyout", str(root / "key.pem"), "-out", str(root / "cert.pem")],
-                       check=True, capture_output=True)
+        subprocess.run(
+            [
+                "openssl",
+                "req",
+                "-x509",
+                "-newkey",
+                "rsa:2048",
+                "-nodes",
+                "-days",
+                "2",
+                "-subj",
+                "/CN=127.0.0.1",
+                "-addext",
+                "subjectAltName=IP:127.0.0.1",
+                "-keyout",
+                str(root / "key.pem"),
+                "-out",
+                str(root / "cert.pem"),
+            ],
+            check=True,
+            capture_output=True,
+        )
         (root / "key.pem").chmod(0o644)
         ssl_conf = f"ssl = yes\nssl_cert = <{root}/cert.pem\nssl_key = <{root}/key.pem"
     if os.geteuid() == 0:
@@ -177,8 +245,10 @@ def _run_dovecot(tls: bool):
     else:  # rootless: everything runs as the current user
         me = pwd.getpwuid(os.getuid())
         users = f"uid={me.pw_uid} gid={me.pw_gid}"
-        extra = (f"default_internal_user = {me.pw_name}\ndefault_login_user = {me.pw_name}\n"
-                 "service anvil {\n  chroot =\n}\nservice imap-login {\n  chroot =\n}\n")
+        extra = (
+            f"default_internal_user = {me.pw_name}\ndefault_login_user = {me.pw_name}\n"
+            "service anvil {\n  chroot =\n}\nservice imap-login {\n  chroot =\n}\n"
+        )
     conf = root / "dovecot.conf"
     conf.write_text(f"""
 protocols = imap
@@ -228,8 +298,12 @@ service pop3-login {{
                     out = proc.stdout.read().decode() if proc.poll() is not None and proc.stdout else ""
                     pytest.fail(f"dovecot did not start: {out}\n{log}")
                 time.sleep(0.1)
-        yield {"url": f"imap://skyjo:s3cret@127.0.0.1:{port}/INBOX", "port": port,
-               "imaps_url": f"imaps://skyjo:s3cret@127.0.0.1:{tls_port}/INBOX", "cafile": str(root / "cert.pem")}
+        yield {
+            "url": f"imap://skyjo:s3cret@127.0.0.1:{port}/INBOX",
+            "port": port,
+            "imaps_url": f"imaps://skyjo:s3cret@127.0.0.1:{tls_port}/INBOX",
+            "cafile": str(root / "cert.pem"),
+        }
     finally:
         proc.terminate()
         try:
@@ -378,14 +452,18 @@ def test_a_whole_classic_game_played_by_replies_over_smtp() -> None:
 
     port = free_port()
     n = 0
-    with InboundSMTP(handle, "127.0.0.1", port, accept_domains=[DOMAIN]), \
-            smtplib.SMTP("127.0.0.1", port, timeout=10) as smtp:
+    with (
+        InboundSMTP(handle, "127.0.0.1", port, accept_domains=[DOMAIN]),
+        smtplib.SMTP("127.0.0.1", port, timeout=10) as smtp,
+    ):
         while not g.is_over:
             seat = g.pending()[0].seat
             n += 1
             to = reply_address(DOMAIN, by_seat[seat], g.version)
-            body = (f"{text_for(seat)}\n\n-- \n{g.names[seat]}\n\nOn Mon, 30 Nov 2026 at 12:00, SKYJO <{to}> wrote:\n"
-                    "> Your turn. Reply with your move.\n")
+            body = (
+                f"{text_for(seat)}\n\n-- \n{g.names[seat]}\n\nOn Mon, 30 Nov 2026 at 12:00, SKYJO <{to}> wrote:\n"
+                "> Your turn. Reply with your move.\n"
+            )
             m = reply(body, token=by_seat[seat], mid=f"<m{n}@example.com>")
             m.replace_header("To", f"SKYJO <{to}>")
             smtp.send_message(m, to_addrs=[to])

@@ -7,9 +7,9 @@ import random
 
 from sqlmodel import func, select
 
-from service.mail.outbox import OutboxMail
 from service.store import db
 from service.store.models import MoveRow, SeatRow
+from service.store.outbox_models import OutboxMail
 from tests.service import helpers as h
 
 

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import logging
+import os
+import signal
+import subprocess
+import sys
 import threading
 from collections import Counter
 from datetime import datetime, timedelta
@@ -11,15 +15,13 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from service.mail.outbox import (
-    MailConfig,
-    OutboxMail,
-    SmtpTransport,
-    TransportUnavailable,
-    deliver_due,
-    queue_mail,
-)
+from service.mail.config import MailConfig
+from service.mail.delivery import LEASE, deliver_due
+from service.mail.outbox import insert_mail, queue_mail
+from service.mail.transport import SmtpTransport, TransportUnavailable
+from service.store.outbox_models import OutboxMail
 from tests.service.smtp_fixture import (  # noqa: F401  (fixtures)
+    RecordingHandler,
     SmtpServer,
     client_tls_context,
     engine,
@@ -42,9 +44,19 @@ BOARD_TEXT = "   A  B\n1  5  .\n\ntake → A1: https://skyjo.example/m/TOKEN/tak
 
 
 def queue(session, to="ann@example.org", name="Ann", **kw):
-    args = dict(to_addr=to, to_name=name, subject="SKYJO with Ann and Bo", text=BOARD_TEXT, html=BOARD_HTML,
-                config=CFG, now=T0, game_id=12, seat=0, thread_key="game-12-seat-0",
-                unsubscribe_url="https://skyjo.example/unsubscribe/TOKEN")
+    args = dict(
+        to_addr=to,
+        to_name=name,
+        subject="SKYJO with Ann and Bo",
+        text=BOARD_TEXT,
+        html=BOARD_HTML,
+        config=CFG,
+        now=T0,
+        game_id=12,
+        seat=0,
+        thread_key="game-12-seat-0",
+        unsubscribe_url="https://skyjo.example/unsubscribe/TOKEN",
+    )
     args.update(kw)
     return queue_mail(session, **args)
 
@@ -56,9 +68,14 @@ def rows(eng):
 
 def test_what_the_recipient_receives(sqlite_only, smtp_server):  # noqa: F811
     with Session(sqlite_only, expire_on_commit=False) as s, s.begin():
-        a = queue(s, name="Zoë Ångström, \"the host\"")
-        b = queue(s, to="bo@example.org", name="Bo\r\nBcc: eve@evil.example", subject="Hi\r\nBcc: eve@evil.example",
-                  thread_key="game-12-seat-1")
+        a = queue(s, name='Zoë Ångström, "the host"')
+        b = queue(
+            s,
+            to="bo@example.org",
+            name="Bo\r\nBcc: eve@evil.example",
+            subject="Hi\r\nBcc: eve@evil.example",
+            thread_key="game-12-seat-1",
+        )
     assert deliver_due(sqlite_only, SmtpTransport(smtp_server.url), now=T0) == 2
     got = smtp_server.received
     assert [r.rcpt_tos for r in got] == [["ann@example.org"], ["bo@example.org"]]  # no injected Bcc
@@ -99,19 +116,22 @@ def test_what_the_recipient_receives(sqlite_only, smtp_server):  # noqa: F811
 def test_server_down_then_up_mails_wait_then_go_in_order_once(engine, caplog):  # noqa: F811
     server = SmtpServer()  # not started: nothing listens on its port
     with Session(engine, expire_on_commit=False) as s, s.begin():
-        queued = [queue(s, to=f"{who}@example.org", text=f"mail {i}")
-                  for i, who in enumerate(["ann", "bo", "ann", "cy", "bo"])]
+        queued = [
+            queue(s, to=f"{who}@example.org", text=f"mail {i}")
+            for i, who in enumerate(["ann", "bo", "ann", "cy", "bo"])
+        ]
     transport = SmtpTransport(server.url)
     now = T0
-    with caplog.at_level(logging.WARNING, logger="service.mail.outbox"):
+    with caplog.at_level(logging.WARNING, logger="service.mail"):
         for _ in range(4):  # several sweeps while the server is down
             assert deliver_due(engine, transport, now=now) == 0
             now += timedelta(minutes=10)
     assert "mail server unavailable" in caplog.text
     states = rows(engine)
     assert all(r.sent_at is None and r.claimed_by is None for r in states)  # nothing lost, nothing held
-    assert sum(r.attempts for r in states) == 4 and all("Connection refused" in (r.last_error or "")
-                                                          for r in states if r.attempts)
+    assert sum(r.attempts for r in states) == 4 and all(
+        "Connection refused" in (r.last_error or "") for r in states if r.attempts
+    )
     server.start()
     try:
         assert deliver_due(engine, transport, now=now + timedelta(hours=1)) == 5
@@ -185,10 +205,98 @@ def test_two_senders_with_real_smtp_deliver_each_row_once(engine, smtp_server): 
     assert all(r.sent_at is not None for r in rows(engine))
 
 
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+KILLED_SENDER = """
+import sys
+from datetime import datetime
+from sqlalchemy import create_engine
+from service.mail.delivery import deliver_due
+from service.mail.transport import SmtpTransport
+renderer = lambda template, ctx: (f"text {ctx['n']}", f"<style>p {{ color: red }}</style><p>html {ctx['n']}</p>")
+deliver_due(create_engine(sys.argv[1], connect_args={"timeout": 30}), SmtpTransport(sys.argv[2]),
+            now=datetime(2026, 1, 1, 12, 0, 0), renderer=renderer)
+"""
+
+
+def _renderer(template, ctx):
+    return f"text {ctx['n']}", f"<style>p {{ color: red }}</style><p>html {ctx['n']}</p>"
+
+
+class KillAfterAccepting(RecordingHandler):
+    """Takes the mail, then SIGKILLs the sending process before it can read the 250: the server
+    has the mail, the outbox row is not marked sent (issue 20.9's window)."""
+
+    victim: subprocess.Popen | None = None
+
+    async def handle_DATA(self, server, session, envelope):
+        answer = await super().handle_DATA(server, session, envelope)
+        if self.victim is not None:
+            os.kill(self.victim.pid, signal.SIGKILL)
+            self.victim = None
+        return answer
+
+
+def test_a_sender_killed_after_the_servers_acceptance_sends_the_same_mail_again(sqlite_only):  # noqa: F811
+    """At least once, made explicit: the mail sent again after a kill -9 between the server's
+    acceptance and the outbox's UPDATE is byte for byte the same mail (Message-ID, Date, MIME
+    boundary, and bodies rendered again from the same intent), so the recipient's client can drop
+    the duplicate; the other mails then go once."""
+    with Session(sqlite_only, expire_on_commit=False) as s, s.begin():
+        queue(s, to="ann@example.org")  # bodies and HTML (multipart/alternative)
+        insert_mail(
+            s,
+            to_addr="bo@example.org",
+            to_name="Bo",
+            subject="SKYJO",
+            template="turn",
+            context={"n": 1},
+            config=CFG,
+            now=T0,
+        )
+    handler = KillAfterAccepting()
+    server = SmtpServer(handler).start()
+    try:
+        env = {**os.environ, "PYTHONPATH": ROOT}
+        url = sqlite_only.url.render_as_string(hide_password=False)
+        handler.victim = child = subprocess.Popen(
+            [sys.executable, "-c", KILLED_SENDER, url, server.url], env=env
+        )
+        assert child.wait(60) == -signal.SIGKILL
+        assert len(server.received) == 1  # the first mail arrived; its row is still claimed, unsent
+        assert all(r.sent_at is None for r in rows(sqlite_only))
+        transport = SmtpTransport(server.url)
+        assert (
+            deliver_due(sqlite_only, transport, now=T0 + LEASE - timedelta(seconds=1), renderer=_renderer)
+            == 0
+        )
+        assert (
+            deliver_due(sqlite_only, transport, now=T0 + LEASE + timedelta(seconds=1), renderer=_renderer)
+            == 2
+        )
+    finally:
+        server.stop()
+    first, again, other = server.received
+    assert again.data == first.data  # the same bytes, boundary included
+    assert again.message["Message-ID"] == first.message["Message-ID"]
+    assert other.message["Message-ID"] != first.message["Message-ID"]
+    assert all(r.sent_at is not None for r in rows(sqlite_only))
+
+
+def test_the_same_row_builds_the_same_bytes(sqlite_only):  # noqa: F811
+    from service.mail.message import build_message
+
+    with Session(sqlite_only, expire_on_commit=False) as s, s.begin():
+        row = queue(s)
+        twin = queue(s)
+    assert build_message(row).as_bytes() == build_message(row).as_bytes()
+    assert build_message(row).get_boundary() != build_message(twin).get_boundary()  # one per mail
+
+
 @pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS")
 def test_auth_and_wrong_password(sqlite_only):  # noqa: F811
-    server = SmtpServer(authenticator=make_authenticator("game", "p@ss w0rd"), auth_require_tls=False,
-                        auth_required=True).start()
+    server = SmtpServer(
+        authenticator=make_authenticator("game", "p@ss w0rd"), auth_require_tls=False, auth_required=True
+    ).start()
     try:
         with Session(sqlite_only, expire_on_commit=False) as s, s.begin():
             queue(s)
@@ -206,8 +314,12 @@ def test_auth_and_wrong_password(sqlite_only):  # noqa: F811
 
 def test_starttls(sqlite_only, tls_files):  # noqa: F811
     cert, key = tls_files
-    server = SmtpServer(tls_context=server_tls_context(cert, key), require_starttls=True,
-                        authenticator=make_authenticator("u", "pw"), auth_required=True).start()
+    server = SmtpServer(
+        tls_context=server_tls_context(cert, key),
+        require_starttls=True,
+        authenticator=make_authenticator("u", "pw"),
+        auth_required=True,
+    ).start()
     try:
         with Session(sqlite_only, expire_on_commit=False) as s, s.begin():
             queue(s)
@@ -231,8 +343,11 @@ def test_starttls_is_never_silently_skipped(sqlite_only, smtp_server):  # noqa: 
 
 def test_smtps_implicit_tls(sqlite_only, tls_files):  # noqa: F811
     cert, key = tls_files
-    server = SmtpServer(ssl_context=server_tls_context(cert, key), authenticator=make_authenticator("u", "pw"),
-                        auth_require_tls=False).start()
+    server = SmtpServer(
+        ssl_context=server_tls_context(cert, key),
+        authenticator=make_authenticator("u", "pw"),
+        auth_require_tls=False,
+    ).start()
     try:
         with Session(sqlite_only, expire_on_commit=False) as s, s.begin():
             queue(s)
@@ -249,7 +364,12 @@ def test_untrusted_certificate_is_refused(sqlite_only, tls_files):  # noqa: F811
     try:
         with Session(sqlite_only, expire_on_commit=False) as s, s.begin():
             queue(s)
-        assert deliver_due(sqlite_only, SmtpTransport(f"smtps://127.0.0.1:{server.port}?helo=t&timeout=5"), now=T0) == 0
+        assert (
+            deliver_due(
+                sqlite_only, SmtpTransport(f"smtps://127.0.0.1:{server.port}?helo=t&timeout=5"), now=T0
+            )
+            == 0
+        )
         (row,) = rows(sqlite_only)
         assert "CERTIFICATE_VERIFY_FAILED" in row.last_error and server.received == []
     finally:

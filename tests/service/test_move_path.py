@@ -9,12 +9,12 @@ import pytest
 from sqlmodel import select
 
 import engine
-from service.mail.outbox import OutboxMail
 from service.play import moves, usecases
 from service.render import board as render
 from service.store import db, tokens
 from service.store.clock_models import Deadline, SeatClock
 from service.store.models import GameRow, MoveRow
+from service.store.outbox_models import OutboxMail
 
 SEED = "move-path-seed"
 

@@ -13,21 +13,20 @@ from flask import Flask
 from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
-from service.mail import outbox
-from service.mail.outbox import (
-    BACKOFF_CAP,
-    LEASE,
-    DevTransport,
-    MailConfig,
-    OutboxMail,
-    TransportUnavailable,
-    backoff_delay,
-    build_message,
-    deliver_due,
-    queue_mail,
+from service.mail import config as mail_config
+from service.mail import delivery, outbox
+from service.mail.config import MailConfig
+from service.mail.delivery import BACKOFF_CAP, LEASE, backoff_delay, deliver_due
+from service.mail.message import build_message
+from service.mail.outbox import queue_mail
+from service.mail.sender import (
+    BackgroundSender,
     start_background_sender,
     stop_background_sender,
+    wake_background_sender,
 )
+from service.mail.transport import DevTransport, SmtpTransport, TransportUnavailable, transport_from_url
+from service.store.outbox_models import OutboxMail, utcnow
 from tests.service.smtp_fixture import engine, sqlite_only  # noqa: F401  (fixtures)
 
 CFG = MailConfig(mail_from="SKYJO <play@skyjo.example>", base_url="https://skyjo.example")
@@ -65,8 +64,15 @@ class RecordingTransport:
 def queue(session, n=1, to="ann@example.org", **kw):
     rows = []
     for i in range(n):
-        args = dict(to_addr=to, to_name="Ann", subject="SKYJO with Bo", text=f"text {i}",
-                    html=f"<p>html {i}</p>", config=CFG, now=kw.pop("now", T0))
+        args = dict(
+            to_addr=to,
+            to_name="Ann",
+            subject="SKYJO with Bo",
+            text=f"text {i}",
+            html=f"<p>html {i}</p>",
+            config=CFG,
+            now=kw.pop("now", T0),
+        )
         args.update(kw)
         rows.append(queue_mail(session, **args))
     return rows
@@ -166,20 +172,31 @@ def test_domain_falls_back_to_base_url_and_app_config_wins(sqlite_only):  # noqa
         row = queue_mail(s, to_addr="a@b.org", to_name="A", subject="s", text="t", html=None)
         assert row.message_id.endswith("@app.example>") and row.from_addr == "Game <g@app.example>"
         s.rollback()
-    outbox.configure(mail_from="W <w@worker.example>")
+    mail_config.configure(mail_from="W <w@worker.example>")
     try:
-        with Session(sqlite_only, expire_on_commit=False) as s:  # no app context: the worker's configure() applies
-            row = queue_mail(s, to_addr="a@b.org", to_name="A", subject="s", text="t", html=None,
-                             thread_key="game-1-seat-0")
+        with Session(
+            sqlite_only, expire_on_commit=False
+        ) as s:  # no app context: the worker's configure() applies
+            row = queue_mail(
+                s,
+                to_addr="a@b.org",
+                to_name="A",
+                subject="s",
+                text="t",
+                html=None,
+                thread_key="game-1-seat-0",
+            )
             assert row.headers["References"] == "<game-1-seat-0@worker.example>"
             s.rollback()
     finally:
-        outbox._configured = None
+        mail_config._configured = None
 
 
 def test_header_injection_is_neutralised(sqlite_only):  # noqa: F811
     with Session(sqlite_only, expire_on_commit=False) as s:
-        (row,) = queue(s, to_name="Eve\r\nBcc: victim@example.com", subject="Hi\r\nBcc: victim@example.com\n\nbody")
+        (row,) = queue(
+            s, to_name="Eve\r\nBcc: victim@example.com", subject="Hi\r\nBcc: victim@example.com\n\nbody"
+        )
         msg = build_message(row)
         raw = msg.as_string()
         assert "\nBcc:" not in raw and msg["Bcc"] is None
@@ -204,8 +221,10 @@ def test_non_ascii_names_are_encoded(sqlite_only):  # noqa: F811
 
 
 def test_html_css_is_inlined_and_both_parts_present(sqlite_only):  # noqa: F811
-    html = "<html><head><style>td.up { color: #123456; }</style></head><body><table><tr>" \
-           "<td class='up'>5</td></tr></table></body></html>"
+    html = (
+        "<html><head><style>td.up { color: #123456; }</style></head><body><table><tr>"
+        "<td class='up'>5</td></tr></table></body></html>"
+    )
     with Session(sqlite_only, expire_on_commit=False) as s:
         (row,) = queue(s, html=html, text="plain board")
         assert 'style="color: #123456;"' in row.html_body and "<style>" not in row.html_body
@@ -307,13 +326,39 @@ def test_a_sender_that_lost_its_claim_does_not_send(engine):  # noqa: F811
         (row,) = queue(s)
     ids = None
     with Session(engine, expire_on_commit=False) as s:
-        ids = outbox._claim_batch(s, T0, "slow-sender", 10, LEASE)
-    assert ids == [(row.id, "ann@example.org")]
+        ids = delivery._claim_batch(s, T0, "slow-sender", 10, LEASE)
+    assert [(r.id, r.to_addr) for r in ids] == [(row.id, "ann@example.org")]
     t = RecordingTransport()
     later = T0 + LEASE + timedelta(seconds=1)  # the slow sender's lease expired: another takes over
     assert deliver_due(engine, t, now=later) == 1
     with Session(engine, expire_on_commit=False) as s:
-        assert outbox._renew(s, row.id, "slow-sender", later, LEASE) is None  # slow one must skip
+        assert delivery._renew(s, [row.id], "slow-sender", later, LEASE) == set()  # slow one must skip
+
+
+def test_a_slow_sender_renews_its_claims_and_no_mail_goes_twice(engine):  # noqa: F811
+    """Claims are renewed together once a quarter of the lease has passed (not per mail): with sends slower
+    than the lease, a second sender never takes over a row the first one still holds."""
+    with Session(engine, expire_on_commit=False) as s, s.begin():
+        for i in range(12):
+            queue(s, to=f"p{i}@example.org", now=utcnow() - timedelta(seconds=1))
+    t = RecordingTransport(delay=0.1)
+    lease = timedelta(seconds=0.25)  # a batch of 6 takes 0.6 s: it must be renewed on the way
+    errors: list[BaseException] = []
+
+    def sender():
+        try:
+            while len(t.sent) < 12:
+                deliver_due(engine, t, batch_size=6, lease=lease)
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=sender) for _ in range(2)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(60)
+    assert not errors
+    assert sorted(Counter(t.sent).values()) == [1] * 12
 
 
 # --------------------------------------------------------------------------------------------------
@@ -364,13 +409,23 @@ def test_concurrent_senders_deliver_each_row_exactly_once(engine):  # noqa: F811
 def test_due_rows_are_found_by_an_index(engine):  # noqa: F811
     with Session(engine, expire_on_commit=False) as s, s.begin():
         for i in range(3000):
-            s.add(OutboxMail(from_addr="a@b", to_addr=f"p{i % 50}@x.org", subject="s", text_body="t",
-                             message_id=f"<{i}@x>", created_at=T0, send_after=T0, sent_at=T0))
+            s.add(
+                OutboxMail(
+                    from_addr="a@b",
+                    to_addr=f"p{i % 50}@x.org",
+                    subject="s",
+                    text_body="t",
+                    message_id=f"<{i}@x>",
+                    created_at=T0,
+                    send_after=T0,
+                    sent_at=T0,
+                )
+            )
         queue(s, 3)
     from sqlalchemy.dialects import postgresql, sqlite
 
     t = OutboxMail.__table__.c
-    query = select(t.id).where(outbox._due_condition(T0 + timedelta(seconds=1))).order_by(t.id).limit(10)
+    query = select(t.id).where(delivery._due_condition(T0 + timedelta(seconds=1))).order_by(t.id).limit(10)
     with engine.connect() as c:
         if engine.dialect.name == "sqlite":
             sql = str(query.compile(dialect=sqlite.dialect(), compile_kwargs={"literal_binds": True}))
@@ -410,13 +465,13 @@ def test_background_sender_delivers_and_stops(sqlite_only, monkeypatch):  # noqa
         assert sender is not None and sender.running
         assert start_background_sender(app) is sender  # never twice
         with Session(sqlite_only, expire_on_commit=False) as s, s.begin():
-            queue(s, now=outbox.utcnow())
-        outbox.wake_background_sender(app)
+            queue(s, now=utcnow())
+        wake_background_sender(app)
         assert _wait_for(lambda: all(r.sent_at for r in all_rows(sqlite_only)))
         assert all_rows(sqlite_only)[0].transport == "dev"
     finally:
         stop_background_sender(app)
-        outbox._configured = None
+        mail_config._configured = None
     assert not sender.running and "outbox_sender" not in app.extensions
 
 
@@ -432,7 +487,7 @@ def test_background_sender_respects_the_reloader_and_refuses_to_lose_mail(sqlite
         assert sender is not None and sender.running
     finally:
         stop_background_sender(app)
-        outbox._configured = None
+        mail_config._configured = None
     prod = Flask("p")
     prod.config.update(MAIL_URL=None, DEV_MAILBOX=False)
     prod.extensions["skyjo_db"] = sqlite_only
@@ -440,12 +495,31 @@ def test_background_sender_respects_the_reloader_and_refuses_to_lose_mail(sqlite
         start_background_sender(prod, use_reloader=False)
 
 
+def test_stopping_the_sender_mid_sweep_finishes_the_mail_and_leaves_no_claim(engine):  # noqa: F811
+    """Issue 20.8: a stopped sender (SIGTERM) left its claimed rows to wait out the lease. Now the
+    mail being sent is finished and marked, the rest released: the next sender goes on at once."""
+    with Session(engine, expire_on_commit=False) as s, s.begin():
+        for i in range(30):
+            queue(s, to=f"p{i % 3}@example.org", now=utcnow())
+    t = RecordingTransport(delay=0.05)
+    sender = BackgroundSender(engine, t, interval=30).start()
+    assert _wait_for(lambda: len(t.sent) >= 3)
+    started = time.monotonic()
+    sender.stop()
+    assert not sender.running and time.monotonic() - started < 2
+    rows = all_rows(engine)
+    assert all(r.claimed_by is None and r.claimed_until is None for r in rows)
+    assert {r.message_id for r in rows if r.sent_at is not None} == set(t.sent)  # each sent mail marked
+    assert 3 <= len(t.sent) < 30
+    assert deliver_due(engine, RecordingTransport()) == 30 - len(t.sent)  # no lease to wait out
+
+
 def test_background_sender_survives_a_broken_database(tmp_path, caplog):
     from sqlalchemy import create_engine
 
     broken = create_engine(f"sqlite:///{tmp_path}/missing-dir/x.db")
-    sender = outbox.BackgroundSender(broken, DevTransport(), interval=0.01)
-    with caplog.at_level(logging.ERROR, logger="service.mail.outbox"):
+    sender = BackgroundSender(broken, DevTransport(), interval=0.01)
+    with caplog.at_level(logging.ERROR, logger="service.mail.sender"):
         sender.start()
         assert _wait_for(lambda: sender.sweeps >= 2)
         sender.stop()
@@ -462,37 +536,41 @@ def test_logs_and_errors_hold_no_secrets(engine, caplog):  # noqa: F811
     secret_link = "https://skyjo.example/s/SECRET-TOKEN-123/move/take"
     t = RecordingTransport()
     with Session(engine, expire_on_commit=False) as s, s.begin():
-        (row,) = queue(s, text=f"take: {secret_link}", html=f"<a href='{secret_link}'>take</a>",
-                       unsubscribe_url="https://skyjo.example/u/SECRET-TOKEN-123")
+        (row,) = queue(
+            s,
+            text=f"take: {secret_link}",
+            html=f"<a href='{secret_link}'>take</a>",
+            unsubscribe_url="https://skyjo.example/u/SECRET-TOKEN-123",
+        )
     t.fail[row.message_id] = [ValueError("bad")]
-    with caplog.at_level(logging.DEBUG, logger="service.mail.outbox"):
+    with caplog.at_level(logging.DEBUG, logger="service.mail"):
         deliver_due(engine, t, now=T0)
         deliver_due(engine, t, now=T0 + timedelta(hours=1))
     assert t.sent == [row.message_id]
     assert "SECRET-TOKEN-123" not in caplog.text
     assert "SECRET-TOKEN-123" not in repr(row) and "SECRET-TOKEN-123" not in str(row)
     with pytest.raises(ValueError):
-        outbox.SmtpTransport("smtp://user:pw-SECRET@mail.example:25")  # no clear-text password
-    tr = outbox.SmtpTransport("smtp://user:pw%40SECRET@mail.example:587")
+        SmtpTransport("smtp://user:pw-SECRET@mail.example:25")  # no clear-text password
+    tr = SmtpTransport("smtp://user:pw%40SECRET@mail.example:587")
     assert "SECRET" not in repr(tr) and tr.starttls and tr.port == 587
     assert tr._password == "pw@SECRET"
 
 
 def test_transport_urls():
-    t = outbox.SmtpTransport("smtps://u:p@mail.example")
+    t = SmtpTransport("smtps://u:p@mail.example")
     assert t.implicit_tls and t.port == 465 and not t.starttls
-    t = outbox.SmtpTransport("smtp://mail.example:2525?starttls=1&timeout=5")
+    t = SmtpTransport("smtp://mail.example:2525?starttls=1&timeout=5")
     assert t.starttls and t.timeout == 5.0 and t.username is None
-    t = outbox.SmtpTransport("smtp://127.0.0.1:1025")
+    t = SmtpTransport("smtp://127.0.0.1:1025")
     assert not t.starttls
     with pytest.raises(ValueError):
-        outbox.SmtpTransport("http://mail.example")
-    assert isinstance(outbox.transport_from_url(None), DevTransport)
-    assert isinstance(outbox.transport_from_url("smtp://h:587"), outbox.SmtpTransport)
+        SmtpTransport("http://mail.example")
+    assert isinstance(transport_from_url(None), DevTransport)
+    assert isinstance(transport_from_url("smtp://h:587"), SmtpTransport)
 
 
 def test_utcnow_is_naive_utc():
-    now = outbox.utcnow()
+    now = utcnow()
     assert now.tzinfo is None
     assert abs(datetime.now(UTC).replace(tzinfo=None) - now) < timedelta(seconds=5)
 
@@ -514,7 +592,7 @@ def test_senders_and_writers_together_on_the_service_sqlite_engine(tmp_path):
                 token = _immediate.set(True)  # what db.transaction(write=True) does
                 try:
                     with Session(eng, expire_on_commit=False) as s, s.begin():
-                        queue(s, to=f"p{i % 4}@example.org", now=outbox.utcnow())
+                        queue(s, to=f"p{i % 4}@example.org", now=utcnow())
                 finally:
                     _immediate.reset(token)
         except BaseException as exc:  # pragma: no cover
@@ -549,8 +627,16 @@ def test_senders_and_writers_together_on_the_service_sqlite_engine(tmp_path):
 
 def intent(session, n: int = 1, to: str = "ann@example.org", template: str = "turn") -> None:
     for i in range(n):
-        outbox.insert_mail(session, to_addr=to, to_name="Ann", subject="SKYJO with Bo", template=template,
-                           context={"n": i}, config=CFG, now=T0)
+        outbox.insert_mail(
+            session,
+            to_addr=to,
+            to_name="Ann",
+            subject="SKYJO with Bo",
+            template=template,
+            context={"n": i},
+            config=CFG,
+            now=T0,
+        )
 
 
 def test_intent_is_rendered_when_claimed_and_stored_with_the_send(engine):  # noqa: F811
@@ -596,7 +682,7 @@ def test_render_failure_backs_off_and_keeps_the_mail_and_the_order(engine, caplo
     with Session(engine, expire_on_commit=False) as s, s.begin():
         intent(s, 2)
     t = RecordingTransport()
-    with caplog.at_level(logging.WARNING, logger="service.mail.outbox"):
+    with caplog.at_level(logging.WARNING, logger="service.mail"):
         assert deliver_due(engine, t, now=T0, renderer=renderer) == 0  # the 2nd waits behind the 1st
     first = all_rows(engine)[0]
     assert first.attempts == 1 and first.text_body is None and "RenderFailed" in first.last_error
@@ -634,28 +720,6 @@ def test_a_mail_has_either_bodies_or_a_template():
         outbox.mail_values(to_addr="a@b.org", to_name="A", subject="s", config=CFG)
     with pytest.raises(ValueError):
         outbox.mail_values(to_addr="a@b.org", to_name="A", subject="s", text="t", template="turn", config=CFG)
-
-
-def test_the_sender_takes_the_sqlite_writer_queue(tmp_path):
-    """Its short write transactions queue with the moves' (service.store.db.WriterQueue) rather than
-    sleeping in SQLite's busy handler, where a steady stream of moves starved them."""
-    from service.store.db import make_engine
-    from tests.service.helpers import writer_queue_held
-
-    db_file = tmp_path / "svc.sqlite3"
-    eng = make_engine(f"sqlite:///{db_file}")
-    OutboxMail.__table__.create(eng)
-    with Session(eng, expire_on_commit=False) as s, s.begin():
-        queue(s)
-    t = RecordingTransport()
-    try:
-        with writer_queue_held(f"{db_file}.writers", 0.6):
-            t0 = time.monotonic()
-            assert deliver_due(eng, t, now=T0) == 1
-            waited = time.monotonic() - t0
-    finally:
-        eng.dispose()
-    assert waited > 0.3, "the sender wrote without waiting for the queue"
 
 
 def test_intents_of_a_transaction_are_written_at_commit_and_dropped_with_it(engine):  # noqa: F811

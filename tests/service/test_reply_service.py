@@ -16,9 +16,11 @@ from sqlmodel import select
 
 import engine
 from service.clock import scheduler
+from service.mail.delivery import deliver_due
 from service.mail.inbound import InboundSMTP
-from service.mail.outbox import DevTransport, SmtpTransport, app_engine, deliver_due
 from service.mail.replies import parse_reply_address
+from service.mail.sender import app_engine
+from service.mail.transport import DevTransport, SmtpTransport
 from service.play import reply_service, usecases
 from service.store import db
 from service.store.models import MoveRow
