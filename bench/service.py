@@ -38,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 
 PG_URL = os.environ.get("BENCH_POSTGRES_URL") or os.environ.get(
     "TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
-SECRET = "bench-" + secrets.token_hex(8)
+SECRET = secrets.token_hex(32)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -347,10 +347,11 @@ def bench_db(kind: str, args) -> dict | None:
         if got is None:
             return None
         url, drop = got
-    env = dict(os.environ, DATABASE_URL=url, SECRET_KEY=SECRET, SKYJO_ENV="production",
+    # Production requires a MAIL_URL; no mail sender runs in this benchmark, so it is never dialled.
+    mail_url = "smtp://127.0.0.1:9"
+    env = dict(os.environ, DATABASE_URL=url, SECRET_KEY=SECRET, SKYJO_ENV="production", MAIL_URL=mail_url,
                BASE_URL="http://127.0.0.1", PYTHONPATH=str(ROOT))
-    env.pop("MAIL_URL", None)
-    app = create_app({"DATABASE_URL": url, "SECRET_KEY": SECRET, "ENV_NAME": "production",
+    app = create_app({"DATABASE_URL": url, "SECRET_KEY": SECRET, "ENV_NAME": "production", "MAIL_URL": mail_url,
                       "BASE_URL": "http://127.0.0.1"})
     procs = []
     try:

@@ -9,6 +9,7 @@ from pathlib import Path
 from flask import Flask
 from flask_babel import Babel
 from flask_wtf.csrf import CSRFProtect
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 ROOT = Path(__file__).resolve().parent.parent
 csrf = CSRFProtect()
@@ -30,6 +31,7 @@ def env_config(instance_path: str) -> dict:
         "SECRET_KEY": os.environ.get("SECRET_KEY") or None,
         "MAIL_DOMAIN": os.environ.get("MAIL_DOMAIN") or None,  # reply addresses; default: MAIL_FROM's
         "IMAP_URL": os.environ.get("IMAP_URL") or None,  # reply mailbox the worker polls
+        "PROXY_HOPS": os.environ.get("PROXY_HOPS") or 0,  # reverse proxies in front (X-Forwarded-For)
     }
 
 
@@ -73,7 +75,9 @@ def create_app(config: dict | None = None) -> Flask:
         WTF_CSRF_TIME_LIMIT=None,  # a mail link may be confirmed hours later
         MAX_CONTENT_LENGTH=64 * 1024,
         SESSION_COOKIE_SAMESITE="Lax",
-        LINKS_RATE_LIMIT="5 per minute;30 per day",
+        LINKS_RATE_LIMIT="5 per minute;30 per day",  # per client address
+        LINKS_RECIPIENT_RATE_LIMIT="3 per hour;6 per day",  # per address mailed
+        LINKS_ANSWER_SECONDS=0.25,  # the answer's floor: a known address takes as long as an unknown one
     )
     app.config.update(env_config(app.instance_path))
     if config:
@@ -82,6 +86,8 @@ def create_app(config: dict | None = None) -> Flask:
     app.config.setdefault("DEV_MAILBOX", app.config["DEV"])
     if not app.config["DEV"]:
         _check_production(app.config)
+    if hops := int(app.config.get("PROXY_HOPS") or 0):  # behind a reverse proxy: the client's address
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)
     elif not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _dev_secret(app.instance_path)
 

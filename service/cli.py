@@ -107,6 +107,7 @@ def simulate(players: int, games: int, seed: str | None, bot: str, variant: str 
     for i in range(games):
         game = engine.new_game(names, variant, options,
                                seed=None if seed is None else f"{seed}-{i}")
+        guard = engine.RepetitionGuard()  # bots playing in a circle: an error, not a hang
         while True:
             pend = game.pending()
             if not pend:
@@ -116,6 +117,7 @@ def simulate(players: int, games: int, seed: str | None, bot: str, variant: str 
             if move.text() in ("draw", "take"):
                 turns += 1
             game.play(s, move)
+            guard.check(game)
         rounds_per_game.append(len(game.rounds))
         for r in game.rounds:
             round_scores.extend(v for v in r["scores"] if v is not None)
@@ -154,7 +156,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     except (json.JSONDecodeError, engine.EngineError) as exc:
         raise UsageError(f"bad --variant/--options: {exc}") from None
     progress = Progress(args.games, enabled=args.progress or None) if args.games > 1 else None
-    out = simulate(args.players, args.games, args.seed, args.bot, args.variant, options, progress)
+    try:
+        out = simulate(args.players, args.games, args.seed, args.bot, args.variant, options, progress)
+    except engine.RepeatedPosition as exc:
+        raise UsageError(f"simulate stopped: {exc}") from None
     json.dump(out, sys.stdout, indent=2)
     sys.stdout.write("\n")
     return 0

@@ -8,10 +8,9 @@ from __future__ import annotations
 from datetime import datetime
 
 import orjson
-from flask import render_template
 from flask_babel import gettext as _
 
-from service.mail.outbox import insert_mail, queue_mail
+from service.mail.outbox import insert_mail
 from service.mail.render import is_view
 from service.render import board as render
 from service.store import tokens
@@ -95,10 +94,11 @@ def new_link(s, game: GameRow, seat: SeatRow) -> None:
 
 
 def links(s, entries: list[tuple[GameRow, SeatRow]]) -> None:
+    """"Mail me my links": one mail listing the address's games, queued as an intent like every
+    other mail (the request only writes the row; the sender renders it)."""
     first_game, first_seat = entries[0]
     items = [{"title": g.title, "status": g.status, "url": render.seat_url(tokens.seat_token(r.token_salt))}
              for g, r in entries]
-    html = render_template("mail/links.html", items=items)
-    text = render_template("mail/links.txt", items=items)
-    queue_mail(s, to_addr=first_seat.email, to_name=first_seat.name, subject=_("Your SKYJO links"),
-               text=text, html=html, thread_key=f"links-{first_seat.email.lower()}")
+    insert_mail(s, to_addr=first_seat.email, to_name=first_seat.name, subject=_("Your SKYJO links"),
+                template="links", context=_plain({"items": items, "base": render.base_url()}),
+                thread_key=f"links-{first_seat.email.lower()}")

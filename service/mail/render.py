@@ -45,7 +45,7 @@ def render_intent(template: str, context: dict) -> tuple[str, str]:
     """The text and HTML bodies of a queued intent (needs an app context for templates and
     translations; no database). Links are built from the token and base URL stored at queue time."""
     ctx = _revive(context)
-    token, base = ctx.pop("token"), ctx.pop("base")
+    token, base = ctx.pop("token", None), ctx.pop("base")  # no token: a mail for an address, not a seat
     if ctx.pop("links", False):
         view = ctx["view"]
         groups = render.move_groups(view)
@@ -57,13 +57,9 @@ def render_intent(template: str, context: dict) -> tuple[str, str]:
         ctx.setdefault("groups", [])
     if "clock" in ctx:
         ctx.update(clock_lines(ctx.pop("clock")))
-    ctx.update(
-        token=token,
-        seat_url=base + render.seat_path(token),
-        prefs_url=f"{base}/s/{token}/prefs",
-        base_url=base,
-        reply_help=command_help() if ctx.pop("asks", False) else None,
-    )
+    ctx.update(base_url=base, reply_help=command_help() if ctx.pop("asks", False) else None)
+    if token is not None:
+        ctx.update(token=token, seat_url=base + render.seat_path(token), prefs_url=f"{base}/s/{token}/prefs")
     return render_template(f"mail/{template}.txt", **ctx), render_template(f"mail/{template}.html", **ctx)
 
 

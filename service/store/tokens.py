@@ -51,8 +51,14 @@ def move_form_token(token: str, slug: str, version: int) -> str:
     return derive("move-form", f"{token}/{slug}/{version}")
 
 
+def same_secret(expected: str, given: str | None) -> bool:
+    """`given` is `expected`, compared in constant time (anything not ASCII is simply not it:
+    `hmac.compare_digest` refuses such strings)."""
+    return bool(given) and given.isascii() and hmac.compare_digest(expected, given)
+
+
 def check_move_form_token(token: str, slug: str, version: int, given: str | None) -> bool:
-    return hmac.compare_digest(move_form_token(token, slug, version), given or "")
+    return same_secret(move_form_token(token, slug, version), given)
 
 
 def hash_token(token: str) -> str:
@@ -64,7 +70,7 @@ def spectator_token(game_id: str, salt: str) -> str:
 
 
 def check_spectator(game_id: str, salt: str, token: str) -> bool:
-    return hmac.compare_digest(spectator_token(game_id, salt), token)
+    return same_secret(spectator_token(game_id, salt), token)
 
 
 REPLY_MAC_BYTES = 16  # 128 bits: 26 base32 characters
@@ -93,7 +99,7 @@ def split_reply_token(tag: str) -> tuple[str, str] | None:
 
 
 def check_reply_token(tag: str, game_id: str, token_hash: str) -> bool:
-    return hmac.compare_digest(reply_token(game_id, token_hash), (tag or "").lower())
+    return same_secret(reply_token(game_id, token_hash), (tag or "").lower())
 
 
 def mail_domain() -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, FieldList, FormField, IntegerField, SelectField, StringField
@@ -42,13 +44,44 @@ CHOICE_LABELS = {
 }
 
 
+INT32 = 2**31 - 1
+
+
+def db_int(text: str) -> int:
+    """An integer from a URL or form that fits the database's integer columns (32-bit on
+    PostgreSQL); ValueError otherwise, which `request.args.get(name, type=db_int)` turns into None."""
+    number = int(text)
+    if not -INT32 - 1 <= number <= INT32:
+        raise ValueError("out of range")
+    return number
+
+
+def printable(form, field) -> None:
+    """Names are shown in pages and mail headers: no control characters (NUL, line breaks, ...)."""
+    if any(unicodedata.category(c) in {"Cc", "Cf", "Cs"} for c in field.data or ""):
+        raise ValidationError(_l("Use letters, digits and punctuation only."))
+
+
+def ascii_mailbox(form, field) -> None:
+    """Our mail goes out without SMTPUTF8: an address with letters outside ASCII before the @
+    would bounce (an international domain is fine)."""
+    local = (field.data or "").rpartition("@")[0]
+    if local and not local.isascii():
+        raise ValidationError(_l("This address has letters outside A-Z before the @; our mail cannot reach it yet. "
+                                 "Please use another address."))
+
+
+def email_field(label) -> StringField:
+    return StringField(label, validators=[Optional(), ascii_mailbox, Email(message=_l("Not a valid email address.")),
+                                          Length(max=254)])
+
+
 class PlayerForm(FlaskForm):
     class Meta:
         csrf = False
 
-    name = StringField(_l("Name"), validators=[Optional(), Length(max=40)])
-    email = StringField(_l("Email"), validators=[Optional(), Email(message=_l("Not a valid email address.")),
-                                                  Length(max=254)])
+    name = StringField(_l("Name"), validators=[Optional(), Length(max=40), printable])
+    email = email_field(_l("Email"))
 
 
 def option_fields(variant: str = "classic") -> dict:
@@ -67,8 +100,8 @@ def option_fields(variant: str = "classic") -> dict:
 
 
 class _NewGameBase(FlaskForm):
-    host_name = StringField(_l("Your name"), validators=[InputRequired(), Length(min=1, max=40)])
-    host_email = StringField(_l("Your email"), validators=[InputRequired(), Email(
+    host_name = StringField(_l("Your name"), validators=[InputRequired(), Length(min=1, max=40), printable])
+    host_email = StringField(_l("Your email"), validators=[InputRequired(), ascii_mailbox, Email(
         message=_l("Not a valid email address.")), Length(max=254)])
     players = FieldList(FormField(PlayerForm), min_entries=MAX_OTHERS, max_entries=MAX_OTHERS)
     variant = SelectField(_l("Variant"), default="classic",
@@ -152,5 +185,5 @@ NewGameForm = type("NewGameForm", (_NewGameBase,), option_fields("classic"))
 
 
 class LinksForm(FlaskForm):
-    email = StringField(_l("Your email"), validators=[InputRequired(), Email(
+    email = StringField(_l("Your email"), validators=[InputRequired(), printable, Email(
         message=_l("Not a valid email address.")), Length(max=254)])

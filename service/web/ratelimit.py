@@ -1,4 +1,5 @@
-"""Rate limits for the few endpoints that need them (today: "mail me my links"), per client address.
+"""Rate limits for the few endpoints that need them (today: "mail me my links": per client address
+and per recipient address, so that many clients cannot fill one player's inbox either).
 
 Only those endpoints pay for it: Flask-Limiter's request hook ran on every request, moves
 included. Counts live in process memory by default (each worker counts its own, which is enough to
@@ -26,6 +27,7 @@ def init_app(app) -> None:
     app.extensions["skyjo_ratelimits"] = RateLimits(app.config.get("RATELIMIT_STORAGE_URI") or "memory://")
 
 
-def allow(scope: str, spec: str) -> bool:
-    """True if this request (by its client address) is within `spec` for `scope`."""
-    return current_app.extensions["skyjo_ratelimits"].hit(spec, scope, request.remote_addr or "-")
+def allow(scope: str, spec: str, key: str | None = None) -> bool:
+    """True if this request is within `spec` for `scope`, counted by `key` (default: the client's
+    address, which is the proxy's unless PROXY_HOPS says how many proxies to look through)."""
+    return current_app.extensions["skyjo_ratelimits"].hit(spec, scope, key or request.remote_addr or "-")

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+import time
+
 from flask import Blueprint, abort, current_app, flash, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
@@ -15,9 +18,10 @@ from service.store import tokens
 from service.store.db import transaction
 from service.store.models import GameRow, SeatRow
 from service.web import ratelimit
-from service.web.forms import LinksForm, NewGameForm
+from service.web.forms import LinksForm, NewGameForm, db_int
 
 bp = Blueprint("web", __name__)
+GAME_ID = re.compile(r"[0-9a-f]{1,24}")
 
 # POST views that check a token of their own instead of the session's CSRF token (see
 # `service._csrf_protect`): a move's Confirm form (`tokens.move_form_token`) and RFC 8058 one-click
@@ -78,8 +82,14 @@ def links():
         abort(429)
     form = LinksForm()
     if form.validate_on_submit():
-        with transaction(write=True) as s:
-            usecases.mail_my_links(s, form.email.data)
+        # The answer must not tell who plays here: the same page for every address, and no sooner
+        # than LINKS_ANSWER_SECONDS (a known address writes a mail row, an unknown one does not).
+        started = time.monotonic()
+        address = form.email.data.strip().lower()
+        if ratelimit.allow("links-to", current_app.config["LINKS_RECIPIENT_RATE_LIMIT"], key=address):
+            with transaction(write=True) as s:
+                usecases.mail_my_links(s, form.email.data)
+        time.sleep(max(0.0, current_app.config["LINKS_ANSWER_SECONDS"] - (time.monotonic() - started)))
         return render_template("message.html", title=_("Check your mail"), status=200, message=_(
             "If that address plays in any game here, we have sent it the links."))
     status = 400 if request.method == "POST" else 200
@@ -130,7 +140,7 @@ def _seat_page(token: str, *, message: str | None = None, status: int = 200, hig
 
 @bp.get("/s/<token>")
 def seat(token: str):
-    done = request.args.get("done", type=int)
+    done = request.args.get("done", type=db_int)
     return _seat_page(token, message=_done_message(token, done) if done is not None else None)
 
 
@@ -148,7 +158,7 @@ def move(token: str, slug: str):
     texts = usecases.parse_slug(slug)
     if request.method == "POST":
         return _play(token, slug, texts)
-    version = request.args.get("v", type=int)
+    version = request.args.get("v", type=db_int)
     if version is None:
         raise NotFound(_("This move link is not valid."))
     with transaction() as s:  # one read: the check and the view see the same version
@@ -170,12 +180,12 @@ def _play(token: str, slug: str, texts: list[str]):
     this link, move and version; no session), and the answer is a redirect to the board that says
     what was done (`?done=<version>`; no session cookie to write either)."""
     form = request.form
-    version = form.get("version", type=int)
+    version = form.get("version", type=db_int)
     if version is None or form.get("move") != slug or not form.get("game") or not form.get("seat"):
         abort(400)
     if not tokens.check_move_form_token(token, slug, version, form.get("csrf_token")):
         raise CSRFError("move form token missing or wrong")
-    form_game, form_seat = form.get("game"), form.get("seat", type=int)
+    form_game, form_seat = form.get("game"), form.get("seat", type=db_int)
     try:
         with transaction(write=True) as s:
             played = usecases.play(s, token, slug, version, form_game=form_game, form_seat=form_seat)
@@ -189,13 +199,13 @@ def _play(token: str, slug: str, texts: list[str]):
 def plan(token: str):
     """The whole-turn form of the board: the same plans as a reply mail, applied all-or-nothing."""
     form = request.form
-    version = form.get("version", type=int)
-    if version is None or not form.get("game") or form.get("seat", type=int) is None:
+    version = form.get("version", type=db_int)
+    if version is None or not form.get("game") or form.get("seat", type=db_int) is None:
         abort(400)
     try:
         with transaction(write=True) as s:
             played = usecases.play_plan(s, token, form.get("plan", ""), version, form_game=form.get("game"),
-                                        form_seat=form.get("seat", type=int))
+                                        form_seat=form.get("seat", type=db_int))
     except Conflict as exc:
         return _seat_page(token, message=exc.message, status=409)
     except usecases.Invalid as exc:
@@ -216,7 +226,7 @@ def _acted_anyway(token: str) -> None:
 @bp.post("/s/<token>/vacation")
 def vacation(token: str):
     """The board's vacation form: pause my deadlines for some days (up to 14 per game)."""
-    days = request.form.get("days", type=int)
+    days = request.form.get("days", type=db_int)
     if days is None:
         raise usecases.Invalid(_("Give the number of days (1 to 14)."))
     with transaction(write=True) as s:
@@ -236,7 +246,7 @@ def vacation_end(token: str):
 @bp.post("/s/<token>/play-now")
 def play_now(token: str):
     """The host's "play for them now" (policy `wait`): the computer decides for that player."""
-    target = request.form.get("seat", type=int)
+    target = request.form.get("seat", type=db_int)
     if target is None:
         raise usecases.Invalid(_("Choose a player."))
     with transaction(write=True) as s:
@@ -320,8 +330,10 @@ def unsubscribe(token: str):
 
 @bp.get("/watch/<game_id>/<token>")
 def watch(game_id: str, token: str):
+    if not GAME_ID.fullmatch(game_id):  # never a NUL or other odd text into a query
+        raise NotFound(_("This spectator link is not valid."))
     with transaction() as s:
-        game = s.get(GameRow, game_id[:24])
+        game = s.get(GameRow, game_id)
         if game is None or not tokens.check_spectator(game.id, game.spectator_salt, token):
             raise NotFound(_("This spectator link is not valid."))
         seats = usecases.seats_of(s, game.id)

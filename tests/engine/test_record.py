@@ -251,3 +251,27 @@ def test_malformed_records_raise_record_error(record: Any) -> None:
         engine.replay(record)
     except engine.RecordError as exc:
         assert isinstance(exc, ValueError) and str(exc)
+
+
+def test_a2_simulate_of_the_greedy_action_game_that_looped_now_ends(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 16.2's example: greedy Action bots used to take and swap back forever on seed lv66."""
+    args = ["simulate", "--variant", "action", "--players", "2", "--games", "1", "--seed", "lv66", "--bot", "greedy"]
+    assert main(args) == 0
+    assert json.loads(capsys.readouterr().out)["games"] == 1
+
+
+def test_simulate_turns_bots_playing_in_a_circle_into_exit_2(monkeypatch, capsys) -> None:
+    """A bot that takes the discard and swaps it back into the same cell never ends a round: simulate
+    stops with a message (exit 2) instead of hanging (engine.RepetitionGuard)."""
+    import service.cli as cli
+
+    def circling(game, seat, bot, rng):
+        legal = {m.text(): m for m in game.legal_moves(seat)}
+        for text in ("take", "swap A1", "swap B1"):
+            if text in legal:
+                return legal[text]
+        return sorted(legal.items())[0][1]
+
+    monkeypatch.setattr(cli, "bot_move", circling)
+    assert main(["simulate", "--players", "2", "--games", "1", "--seed", "1", "--bot", "random"]) == 2
+    assert "same position" in capsys.readouterr().err

@@ -268,3 +268,43 @@ def test_confirm_needs_no_session_and_the_board_says_what_was_done(app, client):
     assert "Done:" not in scanner.get(ann + "?done=7").text
     bo = seat_path(app, game.id, 1)
     assert "Done:" not in scanner.get(bo + "?done=1").text  # Ann's move, not Bo's
+
+
+def test_mail_my_links_is_limited_per_recipient_whatever_the_client(app, client):
+    """Issue 20.5: 40 clients from 40 addresses used to send 40 mails to one player. Every client
+    gets the same answer; the player gets at most LINKS_RECIPIENT_RATE_LIMIT mails (3 per hour)."""
+    h.new_game(client)
+    before = len(h.mails(app))
+    for i in range(8):  # eight clients, each from its own address
+        other = app.test_client()
+        token = h.csrf_of(other.get("/links").text)
+        r = other.post("/links", data={"email": "Bo@Example.com", "csrf_token": token},
+                       environ_base={"REMOTE_ADDR": f"10.0.0.{i + 1}"})
+        assert r.status_code == 200 and "If that address plays" in r.text
+    sent = [m for m in h.mails(app)[before:] if m.to_addr == "bo@example.com"]
+    assert len(sent) == 3
+
+
+def test_mail_my_links_answers_known_and_unknown_addresses_after_the_same_floor(app, client):
+    import time
+
+    h.new_game(client)
+    app.config["LINKS_ANSWER_SECONDS"] = 0.2
+    took = {}
+    for address in ["bo@example.com", "nobody@example.com"]:
+        started = time.monotonic()
+        assert h.post_form(client, "/links", {"email": address}).status_code == 200
+        took[address] = time.monotonic() - started
+    assert all(t >= 0.2 for t in took.values()), took
+
+
+def test_proxy_hops_take_the_client_address_from_x_forwarded_for(db_url):
+    from flask import request
+
+    from tests.conftest import make_app
+
+    app = make_app(db_url, PROXY_HOPS=1)
+    app.add_url_rule("/whoami", "whoami", lambda: request.remote_addr)
+    got = app.test_client().get("/whoami", headers={"X-Forwarded-For": "203.0.113.7"},
+                                environ_base={"REMOTE_ADDR": "127.0.0.1"})
+    assert got.text == "203.0.113.7"
