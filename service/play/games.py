@@ -148,6 +148,8 @@ def decline(s: Session, token: str) -> tuple[SeatRow, GameRow]:
         raise Invalid(_("The host cannot decline; cancel the game instead."))
     if seat.status == "declined":
         return seat, game
+    if seat.status == "accepted":  # an invitation is answered once (also when both are pressed at once)
+        raise Conflict(_("You already accepted this invitation; the host can cancel the game."))
     seat.status = "declined"
     seats = seats_of(s, game.id)
     host = next(r for r in seats if r.is_host)
