@@ -76,14 +76,9 @@ def stale_reason(s: Session, game: GameRow, seat: SeatRow, moves: list[str], exp
         return _("You are not playing in this game.")
     if expected_version > game.version or expected_version < 0:
         return _("This move link is not valid.")
-    if expected_version == game.version:
-        mine_since = None  # nothing was played since the link was made
-    else:
-        mine_since = s.exec(select(MoveRow).where(MoveRow.game_id == game.id, MoveRow.seat == seat.seat,
-                                                  MoveRow.version_before >= expected_version)
-                            .order_by(MoveRow.number)).first()
-    if mine_since is not None:
-        return _("You already played “%(move)s” here; this link is used up.", move=mine_since.move)
+    played = _decision_played_since(s, game, seat, expected_version)
+    if played:
+        return _("You already played “%(move)s” here; this link is used up.", move=" + ".join(played))
     if check_legal:
         g = load_engine_game(game)
         try:
@@ -100,6 +95,23 @@ def stale_reason(s: Session, game: GameRow, seat: SeatRow, moves: list[str], exp
                 return _("It is not your move: waiting for %(names)s.", names=names)
             return _("“%(move)s” is not possible now.", move=" + ".join(moves))
     return None
+
+
+def _decision_played_since(s: Session, game: GameRow, seat: SeatRow, version: int) -> list[str]:
+    """The moves of the seat's first decision since `version` (e.g. `take`, `swap B2`), or []. A
+    decision's events are stored on its last move row, so the decision ends at the first row that
+    has them."""
+    if version >= game.version:
+        return []  # nothing was played since
+    rows = s.exec(select(MoveRow.move, MoveRow.events).where(
+        MoveRow.game_id == game.id, MoveRow.seat == seat.seat, MoveRow.version_before >= version)
+        .order_by(MoveRow.number).limit(4)).all()
+    decision = []
+    for move, events in rows:
+        decision.append(move)
+        if events is not None:
+            break
+    return decision
 
 
 def apply_moves(g: engine.Game, seat: int, moves: list[str]) -> list[dict]:
@@ -152,10 +164,14 @@ def _write(s: Session, game: GameRow, seat: SeatRow, before: int, new: engine.Ga
                               status="finished" if new.is_over else "active"))
     if saved.rowcount != 1:
         # nothing was written; the session's copy of the game took the values it meant to write
-        # (the ORM synchronizes the objects it holds): read it again when it is next used
+        # (the ORM synchronizes the objects it holds): read it again. On PostgreSQL the winner has
+        # committed by now (our UPDATE waited for its row lock): when it was this seat's own
+        # decision (a double click), say so.
         s.expire(game)
-        raise Conflict(_("Somebody else moved at the same moment. Here is the current board."),
-                       game=game, seat=seat)
+        played = _decision_played_since(s, game, seat, before)
+        raise Conflict(_("You already played “%(move)s” here; this link is used up.", move=" + ".join(played))
+                       if played else _("Somebody else moved at the same moment. Here is the current board."),
+                       game=game, seat=seat, stale=bool(played))
     s.execute(insert(MoveRow), [
         {"game_id": game.id, "number": before + i, "seat": seat.seat, "move": m, "version_before": before + i - 1,
          "created_at": now, "events": history if i == len(moves) else None}

@@ -5,6 +5,9 @@ written and the player is told why."""
 
 from __future__ import annotations
 
+import random
+import re
+
 import pytest
 from sqlmodel import select
 
@@ -15,6 +18,7 @@ from service.store import db, tokens
 from service.store.clock_models import Deadline, SeatClock
 from service.store.models import GameRow, MoveRow
 from service.store.outbox_models import OutboxMail
+from tests.service import helpers as h
 
 SEED = "move-path-seed"
 
@@ -170,3 +174,33 @@ def test_a_returning_timed_out_player_moves_once_and_is_reset(app):
     assert after["version"] == 1 and len(after["moves"]) == 1
     with app.app_context(), db.transaction() as s:
         assert s.get(SeatClock, (game_id, 0)).consecutive_timeouts == 0
+
+
+def test_c7_a_used_take_and_swap_link_names_the_whole_decision(app, client):
+    """Issue 20.8: the answer to a repeated take + swap named only "take"."""
+    h.new_game(client)
+    h.accept_all(app, client)
+
+    class Found(Exception):
+        pass
+
+    def stop_at_a_take(new_mails):
+        for m in new_mails:
+            for p in h.move_links(m):
+                if "/m/take" in p:
+                    raise Found(p)
+
+    try:
+        h.play_by_mail(app, client, rng=random.Random(3), on_step=stop_at_a_take)
+        take = None
+    except Found as found:
+        take = found.args[0]
+    assert take is not None
+    page = client.get(take)
+    action = re.search(r'<form method="post" action="([^"]+)">\s*<input type="hidden" name="csrf_token"',
+                       page.text).group(1)
+    fields = h.confirm_fields(page.text)
+    assert client.post(action, data=fields).status_code == 303
+    again = client.post(action, data=fields)
+    assert again.status_code == 409
+    assert re.search(r"You already played “take \+ swap [A-D][1-3]”", again.text), re.findall(r"already[^<]*|not possible[^<]*", again.text)
