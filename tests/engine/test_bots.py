@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 
 import pytest
@@ -90,12 +91,28 @@ def test_a8_greedy_action_bots_finish_games_that_looped(players: int, n: int) ->
     assert g.is_over
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_a8_greedy_action_games_finish(players: int) -> None:
-    for n in range(40):
+GAMES_PER_COUNT = 2_000  # issue 16: about 5-9 in 2,000 used to loop, at every player count
+
+
+def _finished(players: int, first: int, last: int) -> int:
+    """How many of the greedy Action games `first`..`last - 1` end (a loop raises RepeatedPosition)."""
+    done = 0
+    for n in range(first, last):
         g = engine.new_game(NAMES[:players], "action", seed=f"finish-{players}-{n}")
         engine.play_out(g, "greedy", random.Random(n), max_moves=20_000)
-        assert g.is_over
+        done += g.is_over
+    return done
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a8_greedy_action_games_finish(players: int) -> None:
+    """2,000 greedy SKYJO Action games at each player count all end (spread over the machine's cores)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    step = 250
+    with ProcessPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        chunks = [pool.submit(_finished, players, n, n + step) for n in range(0, GAMES_PER_COUNT, step)]
+        assert sum(c.result() for c in chunks) == GAMES_PER_COUNT
 
 
 def test_repetition_guard_turns_a_circle_into_an_error() -> None:
