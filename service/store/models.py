@@ -37,6 +37,9 @@ class GameRow(SQLModel, table=True):
     spectator_salt: str = Field(max_length=64)
     rematch_of: str | None = Field(default=None, max_length=24)
     rematch_id: str | None = Field(default=None, max_length=24)
+    # the id of the game's newest table-talk message (None: nobody wrote yet): a mail checks it
+    # before it looks for messages to carry (`mail.talk`), so a game without talk costs no query
+    last_message_id: int | None = None
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
 
@@ -59,6 +62,8 @@ class SeatRow(SQLModel, table=True):
     token_hash: str = Field(unique=True, max_length=64)
     mail_pref: str = Field(default="every", max_length=16)  # every | digest | off
     tz: str | None = Field(default=None, max_length=64)  # IANA zone (asked at acceptance), None = host's
+    # the newest table-talk message this seat's mails have covered: its next mail carries the later ones
+    mailed_message_id: int | None = None
     created_at: datetime = Field(default_factory=utcnow)
 
 
@@ -81,3 +86,23 @@ class MoveRow(SQLModel, table=True):
     # the public events of the decision (on its last step's row): the game's event log lives here,
     # not in the saved state, which so stays about as small in a long game as in a new one
     events: list | None = Field(default=None, sa_type=JSON)
+
+
+MAX_MESSAGE_CHARS = 500
+
+
+class MessageRow(SQLModel, table=True):
+    """Table talk (issue 19): what a seat wrote to the table, from its board or in a reply mail.
+    Only the player's own text, never anything from the game's state. `version` is the game's
+    version it came with (after the move it came with, if any): pages show it after that move.
+    A host may hide a message (`hidden`); it stays in the table, its text is no longer shown."""
+
+    __tablename__ = "message"
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id", index=True, max_length=24)
+    seat: int  # engine seat of the writer
+    text: str = Field(max_length=MAX_MESSAGE_CHARS)
+    version: int
+    hidden: bool = False
+    created_at: datetime = Field(default_factory=utcnow)
