@@ -12,6 +12,7 @@ from flask_babel import gettext as _
 
 from service.mail.outbox import insert_mail
 from service.mail.render import is_view
+from service.mail.talk import since_last_mail
 from service.render import board as render
 from service.store import tokens
 from service.store.models import GameRow, SeatRow
@@ -35,8 +36,12 @@ def send(s, game: GameRow, seat: SeatRow, template: str, *, asks: bool = False, 
     iff the caller's transaction commits; the move's transaction stays small.
 
     `asks=True`: the mail asks the seat for a decision, so replying to it plays (Reply-To is the
-    seat's reply address with the game version, and the two lines of command help are shown)."""
+    seat's reply address with the game version, and the two lines of command help are shown).
+    The mail carries the table talk written since the seat's previous mail (`mail.talk`)."""
     token = tokens.seat_token(seat.token_salt)
+    talk = since_last_mail(s, game, seat)
+    if talk is not None:
+        ctx["talk"] = talk
     context = _plain({**ctx, "game": _game_ctx(game), "seat": _seat_ctx(seat), "token": token,
                       "base": render.base_url(), "asks": asks})
     insert_mail(s, to_addr=seat.email, to_name=seat.name, subject=game.title, template=template, context=context,

@@ -1,5 +1,6 @@
 """A game's life outside its moves: create it (invitations out), accept, decline, cancel, the deal
-when everybody has answered (first deadlines, first turn mails), the rematch, the exported record."""
+when everybody has answered (first deadlines, first turn mails), the rematch, the exported record
+(with the table talk beside the moves)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from sqlmodel import Session, select
 import engine
 from service.clock import core as clock
 from service.mail import compose as mails
-from service.play import clock_service, notify
+from service.play import clock_service, notify, talk
 from service.play.errors import Conflict, Forbidden, Invalid, NotFound
 from service.play.lookups import seat_by_token, seats_of
 from service.store import tokens
@@ -173,12 +174,15 @@ def cancel(s: Session, token: str) -> GameRow:
 
 
 def export_record(s: Session, game_id: str) -> dict:
+    """The engine record of the game (`replay` reproduces it) with its table talk under `messages`."""
     game = s.get(GameRow, game_id)
     if game is None or game.record is None:
         raise NotFound(_("No such game, or it has not been dealt yet."))
     moves = s.exec(select(MoveRow).where(MoveRow.game_id == game_id).order_by(MoveRow.number)).all()
     record = dict(game.record)
     record["moves"] = list(record.get("moves") or []) + [f"{m.seat}: {m.move}" for m in moves]
+    # the table talk (issue 19) beside the moves: `replay` reads only the keys it knows
+    record["messages"] = talk.exported(s, game, list(record.get("players") or []))
     return record
 
 

@@ -31,9 +31,11 @@ _LOCK_GAME_OF_TOKEN = (select(GameRow.id)
                        .where(GameRow.id == select(SeatRow.game_id)
                               .where(SeatRow.token_hash == bindparam("token_hash")).scalar_subquery())
                        .with_for_update())
+_LOCK_GAME = select(GameRow.id).where(GameRow.id == bindparam("game_id")).with_for_update()
 _SEATS_OF_GAME = select(SeatRow).where(SeatRow.game_id == bindparam("game_id")).order_by(SeatRow.position)
 _SEAT_AT = select(SeatRow).where(SeatRow.game_id == bindparam("game_id"), SeatRow.seat == bindparam("seat"))
-_EVENTS = select(MoveRow.events).where(MoveRow.game_id == bindparam("game_id")).order_by(MoveRow.number)
+_EVENTS = (select(MoveRow.number, MoveRow.events).where(MoveRow.game_id == bindparam("game_id"))
+           .order_by(MoveRow.number))
 
 
 @event.listens_for(Session, "after_transaction_end")
@@ -61,6 +63,12 @@ def seat_by_token(s: Session, token: str, *, lock: bool = False) -> tuple[SeatRo
     return seat, rows[0][1]
 
 
+def lock_game(s: Session, game_id: str) -> None:
+    """Lock the game row (as `seat_by_token(..., lock=True)` does) for a use case that found its
+    game another way (a reply mail's address)."""
+    s.exec(_LOCK_GAME, params={"game_id": game_id}).all()
+
+
 def seats_of(s: Session, game_id: str) -> list[SeatRow]:
     """The game's seats in order (from `seat_by_token`'s load when this transaction made it: a game
     never gains or loses seats after it was created, and these are the same ORM objects)."""
@@ -85,10 +93,20 @@ def full_game(s: Session, game: GameRow) -> engine.Game:
     """The engine game with its whole event log: the saved state's log (as it was when the game was
     dealt, or for games saved before move rows carried events, as it was then; their rows have
     NULL), then the events of the move rows."""
+    return log_by_move(s, game)[0]
+
+
+def log_by_move(s: Session, game: GameRow) -> tuple[engine.Game, dict[int, int], int]:
+    """`full_game`, with where each move left the log: the log's length after each move row (by its
+    number, which is the game version after it) and before the first one (pages place the table
+    talk by the version it came with)."""
     g = load_engine_game(game)
-    for events in s.exec(_EVENTS, params={"game_id": game.id}):
+    start = len(g.log)
+    after: dict[int, int] = {}
+    for number, events in s.exec(_EVENTS, params={"game_id": game.id}):
         g.log.extend(events or ())  # NULL (or JSON null): no events on this row
-    return g
+        after[number] = len(g.log)
+    return g, after, start
 
 
 def view_for(s: Session, game: GameRow, seat: int | None) -> dict:

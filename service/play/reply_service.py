@@ -9,7 +9,9 @@ What happens to a mail, in one write transaction:
 3. the seat is found from the secret reply address (`play+<game>-<mac>.<version>@domain`, any case);
    an unknown or rotated address is dropped (there is nobody to answer: never the forgeable From);
 4. the command text is read as a whole-turn plan (`engine.plans`) and applied all-or-nothing through
-   the same path as a link POST (`moves.play_plan_for` -> `moves.decide`);
+   the same path as a link POST (`moves.play_plan_for` -> `moves.decide`); the player's other text
+   (after the move, or the whole reply when it has no move at all) goes to the table as a message
+   (`play.talk`, issue 19), written before the move in the same transaction;
 5. every reply from a known seat gets an answer mail to the seat's stored address: what was
    understood and done with the new board, or why nothing was done, the legal moves and the help.
 
@@ -27,10 +29,10 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, select
 
 from service.mail.replies import REPLY_LOCAL_PART, InboundReply, read_reply
-from service.play import notify, usecases
+from service.play import notify, talk, usecases
 from service.store import tokens
 from service.store.db import transaction
-from service.store.models import GameRow, SeatRow
+from service.store.models import GameRow, MessageRow, SeatRow
 from service.store.reply_models import InboundReplyRow
 
 log = logging.getLogger(__name__)
@@ -49,7 +51,7 @@ def our_addresses(app) -> list[str]:
 
 def handle_inbound(app_or_none, raw: bytes) -> str:
     """Process one received mail (see the module docstring). Returns what happened (for logs and
-    tests): ignored | no-address | duplicate | unknown | applied | refused | stale | closed.
+    tests): ignored | no-address | duplicate | unknown | applied | message | refused | stale | closed.
     Raises only on a failure worth retrying (database down): the SMTP receiver then answers 451 and
     IMAP flags the message; nothing was recorded, so the retry is processed normally."""
     app = app_or_none if _is_app(app_or_none) else current_app._get_current_object()  # type: ignore[attr-defined]
@@ -119,31 +121,55 @@ def _find_seat(s: Session, tags: list[str]) -> tuple[SeatRow, GameRow, str] | No
 
 
 def _apply(s: Session, seat: SeatRow, game: GameRow, r: InboundReply, version: int | None) -> str:
-    text = r.commands.text
-    wrote = text if len(text) <= MAX_ECHO_CHARS else text[:MAX_ECHO_CHARS] + "…"
+    """Play the reply's move and pass its other text on to the table (`talk.split_reply`), both in
+    this one transaction: the message is written first, so the mails the move queues carry it."""
+    text, said = talk.split_reply(game, r.commands)
+    message, said_note = _say(s, seat, game, said)
+    if said and not text:  # no move at all: only a message
+        headline = (_("No move in your reply: your message was passed on to the table.") if message is not None
+                    else _("No move in your reply, and your message could not be passed on."))
+        notify.reply_answer(s, game, seat, headline=headline, details=said_note, error=message is None)
+        return "message" if message is not None else "refused"
+    wrote = _echo(text)
+    stale_headline = _("Not applied: the game moved on since the mail you answered. Here is the current board.")
     if version is None:
-        notify.reply_answer(s, game, seat, headline=_("Not applied: the game moved on since the mail you "
-                                                      "answered. Here is the current board."))
+        notify.reply_answer(s, game, seat, headline=stale_headline, details=said_note)
         return "stale"
     try:
         played = usecases.play_plan_for(s, seat, game, text, version)
     except usecases.Conflict as exc:
         if exc.context.get("stale") and game.status == "active":
-            notify.reply_answer(s, game, seat, headline=_("Not applied: the game moved on since the mail you "
-                                                          "answered. Here is the current board."),
-                               details=[exc.message])
+            notify.reply_answer(s, game, seat, headline=stale_headline, details=[exc.message, *said_note])
             return "stale"
-        notify.reply_answer(s, game, seat, headline=_("Not applied."), details=[exc.message])
+        notify.reply_answer(s, game, seat, headline=_("Not applied."), details=[exc.message, *said_note])
         return "closed" if game.status != "active" else "stale"
     except usecases.UseCaseError as exc:
         details = [_("You wrote: %(text)s", text=wrote)] if wrote else []
-        details.append(exc.message)
+        details += [exc.message, *said_note]
         notify.reply_answer(s, game, seat, headline=_("Not applied: your reply could not be played."),
-                           details=details, error=True)
+                            details=details, error=True)
         return "refused"
+    talk.came_with(message, game)
     notify.reply_answer(s, game, seat, headline=_("Understood: %(plan)s", plan=played.plan_text),
-                       details=[_("Done: %(what)s", what=", ".join(played.moves))], events=played.events)
+                        details=[_("Done: %(what)s", what=", ".join(played.moves)), *said_note],
+                        events=played.events)
     return "applied"
+
+
+def _say(s: Session, seat: SeatRow, game: GameRow, said: str) -> tuple[MessageRow | None, list[str]]:
+    """Pass a reply's message on to the table: (the message, or None; the answer's line about it).
+    A refused message (too long, too many) changes nothing else: the move still applies."""
+    if not said:
+        return None, []
+    try:
+        message = talk.from_reply(s, game, seat, said)
+    except usecases.UseCaseError as exc:
+        return None, [exc.message]
+    return message, [_("Your message was passed on to the table: %(text)s", text=_echo(message.text))]
+
+
+def _echo(text: str) -> str:
+    return text if len(text) <= MAX_ECHO_CHARS else text[:MAX_ECHO_CHARS] + "…"
 
 
 # ---------------------------------------------------------------------------------------------------

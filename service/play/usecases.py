@@ -7,6 +7,7 @@ name lives in the module of its concern:
 * `moves`: the one move path (`decide`) and its entry points `play` (a link, a timeout) and
   `play_plan` / `play_plan_for` (the board's whole-turn form, a reply mail);
 * `settings`: new link, mail preference, my links, vacation, play now, unsubscribe;
+* `talk`: table talk (messages from the board or a reply mail, the host's hide), see `play.talk`;
 * `lookups`: a seat by its token, a game's seats, the engine game and its views;
 * `errors`: what a refused use case raises.
 """

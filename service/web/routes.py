@@ -11,14 +11,14 @@ from flask_wtf.csrf import CSRFError
 
 from service.clock.zones import zone_choices
 from service.mail.sender import wake_background_sender
-from service.play import clock_service, usecases
+from service.play import clock_service, talk, usecases
 from service.play.usecases import Conflict, NotFound
 from service.render import board as render
 from service.store import tokens
 from service.store.db import transaction
 from service.store.models import GameRow, SeatRow
 from service.web import ratelimit
-from service.web.forms import LinksForm, NewGameForm, db_int
+from service.web.forms import INT32, LinksForm, NewGameForm, db_int
 
 bp = Blueprint("web", __name__)
 GAME_ID = re.compile(r"[0-9a-f]{1,24}")
@@ -100,13 +100,13 @@ def links():
 # a seat's pages
 
 
-def _board_context(game: GameRow, seat: SeatRow | None, token: str | None, view: dict) -> dict:
+def _board_context(game: GameRow, seat: SeatRow | None, token: str | None, view: dict, timeline: list[dict]) -> dict:
     groups = render.move_groups(view) if seat is not None else []
     for g in groups:
         for opt in g["options"]:
             opt["url"] = render.move_path(token, opt["slug"], view["version"])
             opt["form_token"] = tokens.move_form_token(token, opt["slug"], view["version"])
-    return {"game": game, "seat": seat, "token": token, "view": view, "groups": groups,
+    return {"game": game, "seat": seat, "token": token, "view": view, "groups": groups, "timeline": timeline,
             "rows": render.score_rows(view), "chart": render.score_chart(view),
             "standings": render.standings(view) if view.get("phase") == "game_over" else None,
             "status_line": render.status_line(view),
@@ -123,19 +123,19 @@ def _clock_board(game: GameRow, seat: SeatRow | None) -> dict:
 
 
 def _seat_page(token: str, *, message: str | None = None, status: int = 200, highlight=(),
-               confirm: dict | None = None, template: str = "board.html"):
+               confirm: dict | None = None, template: str = "board.html", talk_text: str | None = None):
     with transaction() as s:
         seat, game = usecases.seat_by_token(s, token)
         seats = usecases.seats_of(s, game.id)
         playing = game.status not in {"inviting", "cancelled"} and game.state is not None
-        view = usecases.view_for(s, game, seat.seat) if playing else None
+        view, timeline = talk.board(s, game, seat.seat) if playing else (None, [])
     if view is None:
         host_tz = next((r.tz for r in seats if r.is_host and r.tz), None) or "UTC"
         return render_template("invite.html", game=game, seat=seat, seats=seats, token=token,
                                message=message, zones=zone_choices(), default_tz=seat.tz or host_tz), status
-    ctx = _board_context(game, seat if seat.seat is not None else None, token, view)
+    ctx = _board_context(game, seat if seat.seat is not None else None, token, view, timeline)
     return render_template(template, message=message, highlight=set(highlight), confirm=confirm,
-                           **ctx), status
+                           talk_text=talk_text, **ctx), status
 
 
 @bp.get("/s/<token>")
@@ -221,6 +221,30 @@ def _acted_anyway(token: str) -> None:
         seat, game = usecases.seat_by_token(s, token)
         if game.status == "active":
             clock_service.player_acted(s, game, seat)
+
+
+@bp.post("/s/<token>/talk")
+def talk_write(token: str):
+    """The board's table-talk form (issue 19): a refused message comes back in the form, with why."""
+    text = request.form.get("text", "")
+    try:
+        with transaction(write=True) as s:
+            talk.write(s, token, text)
+    except usecases.Invalid as exc:
+        return _seat_page(token, message=exc.message, status=400, talk_text=text)
+    flash(_("Your message is on the table."))
+    return _see_other(render.seat_path(token) + "#talk")
+
+
+@bp.post("/s/<token>/talk/<int:message_id>/hide")
+def talk_hide(token: str, message_id: int):
+    """The host hides a message: its text is no longer shown on any page or in any later mail."""
+    if message_id > INT32:
+        raise NotFound(_("There is no such message in this game."))
+    with transaction(write=True) as s:
+        talk.hide(s, token, message_id)
+    flash(_("The message is hidden."))
+    return _see_other(render.seat_path(token) + "#talk")
 
 
 @bp.post("/s/<token>/vacation")
@@ -337,8 +361,8 @@ def watch(game_id: str, token: str):
         if game is None or not tokens.check_spectator(game.id, game.spectator_salt, token):
             raise NotFound(_("This spectator link is not valid."))
         seats = usecases.seats_of(s, game.id)
-        view = usecases.view_for(s, game, None) if game.state is not None else None
+        view, timeline = talk.board(s, game, None) if game.state is not None else (None, [])
     if view is None:
         return render_template("invite.html", game=game, seat=None, seats=seats, token=None, message=None)
     return render_template("board.html", message=None, highlight=set(), confirm=None,
-                           **_board_context(game, None, None, view))
+                           **_board_context(game, None, None, view, timeline))
