@@ -5,7 +5,8 @@ is skipped locally and fails under CI=true. Screenshots go to test-artifacts/.
 
 The players always make progress (every decision reveals a card: the opening reveals, then `draw` +
 `flip`, with one `take` early on), so the round, and with target score 1 the game, ends in a bounded
-number of turns however the mails and the clicks interleave.
+number of turns however the mails and the clicks interleave. After the first move a player writes a
+message to the table on the board (issue 19; screenshot test-artifacts/table-talk.png).
 """
 
 from __future__ import annotations
@@ -154,6 +155,15 @@ def test_two_players_play_a_whole_game_from_the_dev_mailbox(server):
                 if not screenshot_done:
                     page.screenshot(path=str(ARTIFACTS / "board-page.png"), full_page=True)
                     screenshot_done = True
+                    # table talk (issue 19): a message written on the board shows on it, as text
+                    page.fill("#talk-text", "Good luck! <b>not bold</b> https://example.com")
+                    page.click("button[data-action=talk]")
+                    page.wait_for_url(re.compile(r"/s/[^/]+#talk$"))
+                    said = page.locator("li.talk").first
+                    assert "wrote: Good luck! <b>not bold</b> https://example.com" in said.inner_text()
+                    assert said.locator("a").count() == 0  # the link stays text
+                    said.scroll_into_view_if_needed()
+                    page.screenshot(path=str(ARTIFACTS / "table-talk.png"), full_page=True)
                 moved = True
                 break
             if finished:
@@ -168,3 +178,4 @@ def test_two_players_play_a_whole_game_from_the_dev_mailbox(server):
         browser.close()
     assert (ARTIFACTS / "turn-mail.png").stat().st_size > 1000
     assert (ARTIFACTS / "board-page.png").stat().st_size > 1000
+    assert (ARTIFACTS / "table-talk.png").stat().st_size > 1000
