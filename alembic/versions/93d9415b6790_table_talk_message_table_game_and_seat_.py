@@ -3,7 +3,8 @@
 Issue 19: `message` holds what players write to the table (their own text, at most 500 characters,
 with the game version it came with and the host's hidden flag). `game.last_message_id` is the newest
 message of a game and `seat.mailed_message_id` the newest one a seat's mails have carried: a mail
-looks for messages only when the first is past the second.
+looks for messages only when the first is past the second. `seat.talk_mail`: the seat asked for a
+mail per message (off by default).
 
 Revision ID: 93d9415b6790
 Revises: 3d5e7a1c9b42
@@ -45,6 +46,7 @@ def upgrade() -> None:
 
     with op.batch_alter_table('seat', schema=None, recreate='never') as batch_op:
         batch_op.add_column(sa.Column('mailed_message_id', sa.Integer(), nullable=True))
+        batch_op.add_column(sa.Column('talk_mail', sa.Boolean(), server_default=sa.text('false'), nullable=False))
 
 
 
@@ -57,6 +59,7 @@ def downgrade() -> None:
 
     op.drop_table('message')
     with op.batch_alter_table('seat', schema=None, recreate='never') as batch_op:
+        batch_op.drop_column('talk_mail')
         batch_op.drop_column('mailed_message_id')
 
     with op.batch_alter_table('game', schema=None, recreate='never') as batch_op:

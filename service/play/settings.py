@@ -29,11 +29,15 @@ def rotate_token(s: Session, token: str) -> tuple[SeatRow, str]:
     return seat, new
 
 
-def set_mail_pref(s: Session, token: str, pref: str) -> SeatRow:
+def set_mail_pref(s: Session, token: str, pref: str, *, talk_mail: bool | None = None) -> SeatRow:
+    """`pref`: every | digest | off. `talk_mail`: a mail for every message the others write to the
+    table (issue 19; only with `every`), None leaves it as it is."""
     if pref not in {"every", "digest", "off"}:
         raise Invalid(_("Unknown mail preference."))
     seat, game = seat_by_token(s, token, lock=True)
     seat.mail_pref = pref
+    if talk_mail is not None:
+        seat.talk_mail = talk_mail
     clock_service.player_acted(s, game, seat)
     mirror_mail_pref(s, game, seat)
     return seat

@@ -12,7 +12,8 @@
   keys).
 
 A message is plain text the player typed (at most `MAX_MESSAGE_CHARS`), never anything from the
-game's state (C13: no hidden information travels in it). A seat may write `RATE_PER_HOUR` messages
+game's state (C13: no hidden information travels in it). A seat may ask for a mail per message
+(`SeatRow.talk_mail`, off by default, only with the mail preference `every`). A seat may write `RATE_PER_HOUR` messages
 an hour: the rows of the last hour are counted (simple, and shared by every process). Which mail
 carries which message is `service.mail.talk`.
 """
@@ -28,9 +29,10 @@ from sqlmodel import Session, select
 
 import engine
 from engine.plans import read_plan
+from service.mail import compose as mails
 from service.mail.reply_text import ReplyCommands
 from service.play.errors import Forbidden, Invalid, NotFound
-from service.play.lookups import load_engine_game, lock_game, log_by_move, seat_by_token
+from service.play.lookups import load_engine_game, lock_game, log_by_move, seat_by_token, seats_of
 from service.render.talk import timeline
 from service.store.models import MAX_MESSAGE_CHARS, GameRow, MessageRow, SeatRow, utcnow
 
@@ -89,7 +91,16 @@ def _post(s: Session, game: GameRow, seat: SeatRow, text: str) -> MessageRow:
     s.add(row)
     s.flush()  # its id: the game's newest message
     game.last_message_id = row.id
+    _mail_each(s, game, seat)
     return row
+
+
+def _mail_each(s: Session, game: GameRow, writer: SeatRow) -> None:
+    """The mail per message for the seats that asked for it (`talk_mail`, with `every`: the digest
+    and off preferences get none); it carries the messages since their previous mail, as any mail."""
+    for r in seats_of(s, game.id):
+        if r.id != writer.id and r.talk_mail and r.mail_pref == "every" and r.seat is not None:
+            mails.send(s, game, r, "talk")
 
 
 def write(s: Session, token: str, text: str) -> MessageRow:

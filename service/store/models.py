@@ -6,7 +6,7 @@ stable names on SQLite and PostgreSQL alike (Alembic batch mode needs them).
 
 from datetime import UTC, datetime
 
-from sqlalchemy import JSON, Column, Integer, UniqueConstraint
+from sqlalchemy import JSON, Column, Integer, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
 from service.store import naming  # noqa: E402,F401  (sets the naming convention before any table)
@@ -64,6 +64,8 @@ class SeatRow(SQLModel, table=True):
     tz: str | None = Field(default=None, max_length=64)  # IANA zone (asked at acceptance), None = host's
     # the newest table-talk message this seat's mails have covered: its next mail carries the later ones
     mailed_message_id: int | None = None
+    # a mail for every message the others write (issue 19), only with mail_pref "every"; off by default
+    talk_mail: bool = Field(default=False, sa_column_kwargs={"server_default": text("false")})
     created_at: datetime = Field(default_factory=utcnow)
 
 

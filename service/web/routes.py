@@ -328,7 +328,8 @@ def rematch(token: str):
 def prefs(token: str):
     if request.method == "POST":
         with transaction(write=True) as s:
-            usecases.set_mail_pref(s, token, request.form.get("mail_pref", ""))
+            usecases.set_mail_pref(s, token, request.form.get("mail_pref", ""),
+                                   talk_mail=request.form.get("talk_mail") == "y")
         flash(_("Your mail preference is saved."))
         return _see_other(url_for("web.prefs", token=token))
     with transaction() as s:

@@ -241,3 +241,31 @@ def test_split_reply(lines, ignored, move, said):
 def test_clean_keeps_plain_text_only():
     assert talk.clean("  hi\r\nthere\x00\u202e!\t ") == "hi\nthere!"
     assert talk.clean("a\x07\tb") == "a b"
+
+
+def test_a_mail_per_message_only_for_seats_that_ask(app, client):
+    game = start(app, client)
+    ann, bo = seat_path(app, game.id, ANN), seat_path(app, game.id, BO)
+    since = last_id(app)
+    assert say(client, ann, "first").status_code == 303
+    assert h.mails(app, since) == []  # off by default: the message waits for Bo's next mail
+    r = h.post_form(client, bo + "/prefs", {"mail_pref": "every", "talk_mail": "y"}, page_path=bo + "/prefs")
+    assert (
+        r.status_code == 303
+        and 'id="talk_mail" name="talk_mail" value="y" checked' in client.get(bo + "/prefs").text
+    )
+    since = last_id(app)
+    assert say(client, ann, "second").status_code == 303
+    got = h.mails(app, since)
+    assert [m.to_addr for m in got] == [BO]
+    assert "Ann wrote: first" in got[0].text_body and "Ann wrote: second" in got[0].text_body
+    assert "Ann wrote:</b>" in got[0].html_body and ">second</span>" in got[0].html_body
+    assert say(client, bo, "thanks").status_code == 303  # Ann did not ask: no mail
+    since = last_id(app)
+    assert reply(app, BO, "reveal A1, reveal B1") == "applied"
+    assert all("Ann wrote" not in m.text_body for m in mails_to(app, BO, since))  # mailed once
+    # digest (and off) get no mail per message, whatever the box says
+    h.post_form(client, bo + "/prefs", {"mail_pref": "digest", "talk_mail": "y"}, page_path=bo + "/prefs")
+    since = last_id(app)
+    assert say(client, ann, "third").status_code == 303
+    assert h.mails(app, since) == []
