@@ -98,6 +98,14 @@ def new_link(s, game: GameRow, seat: SeatRow) -> None:
                                              "This is your new link."))
 
 
+def digest(s, address: str, name: str, subject: str, items: list[dict], now: datetime) -> None:
+    """The daily digest of an address (`play.timeouts`): its waiting games, each `{"title", "view",
+    "when", "url", "talk"}`, rendered by `mail/digest` when the sender takes the row."""
+    insert_mail(s, to_addr=address, to_name=name, subject=subject, template="digest",
+                context=_plain({"items": items, "base": render.base_url()}), thread_key=f"digest-{address}",
+                now=now)
+
+
 def links(s, entries: list[tuple[GameRow, SeatRow]]) -> None:
     """"Mail me my links": one mail listing the address's games, queued as an intent like every
     other mail (the request only writes the row; the sender renders it)."""

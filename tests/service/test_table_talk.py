@@ -269,3 +269,23 @@ def test_a_mail_per_message_only_for_seats_that_ask(app, client):
     since = last_id(app)
     assert say(client, ann, "third").status_code == 303
     assert h.mails(app, since) == []
+
+
+def test_a_digest_seat_reads_the_talk_in_its_digest(app, client):
+    from service.clock import core as clock
+    from tests.service.test_clock_wiring import sweep
+
+    game = start(app, client)
+    ann, bo = seat_path(app, game.id, ANN), seat_path(app, game.id, BO)
+    h.post_form(client, bo + "/prefs", {"mail_pref": "digest", "talk_mail": "y"}, page_path=bo + "/prefs")
+    since = last_id(app)
+    assert say(client, ann, "See you at <8:00>").status_code == 303
+    assert h.mails(app, since) == []  # no mail per message for a digest seat
+    sweep(app, clock.next_local_time(clock.utcnow(), "UTC") + timedelta(seconds=1))
+    digest = [m for m in mails_to(app, BO, since) if "waiting for you" in m.subject]
+    assert len(digest) == 1
+    assert "Ann wrote: See you at <8:00>" in digest[0].text_body
+    assert "See you at &lt;8:00&gt;</span>" in digest[0].html_body
+    since = last_id(app)
+    assert reply(app, BO, "ok") == "message"
+    assert all("Ann wrote" not in m.text_body for m in mails_to(app, BO, since))  # once
