@@ -122,6 +122,8 @@ def came_with(row: MessageRow | None, game: GameRow) -> None:
 
 
 def hide(s: Session, token: str, message_id: int) -> MessageRow:
+    """The host hides a message of the game (twice is the same as once): pages show that there was
+    one, mails and the export leave its text out."""
     seat, game = seat_by_token(s, token, lock=True)
     if not seat.is_host:
         raise Forbidden(_("Only the host can hide a message."))
