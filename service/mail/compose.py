@@ -102,3 +102,12 @@ def links(s, entries: list[tuple[GameRow, SeatRow]]) -> None:
     insert_mail(s, to_addr=first_seat.email, to_name=first_seat.name, subject=_("Your SKYJO links"),
                 template="links", context=_plain({"items": items, "base": render.base_url()}),
                 thread_key=f"links-{first_seat.email.lower()}")
+
+
+def digest(s, address: str, to_name: str, games: list[dict], *, now: datetime | None = None) -> None:
+    """The morning digest (clock's `digest` preference): one mail to `address` listing its games
+    that wait for a decision, each `{"title", "view" (the seat's own), "url", "due"}`."""
+    subject = (_("SKYJO: %(n)s games are waiting for you", n=len(games)) if len(games) > 1
+               else _("SKYJO: a game is waiting for you"))
+    insert_mail(s, to_addr=address, to_name=to_name, subject=subject, template="digest",
+                context=_plain({"games": games, "base": render.base_url()}), thread_key=f"digest-{address}", now=now)

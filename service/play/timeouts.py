@@ -11,14 +11,13 @@ scheduler through `app.extensions["clock_handlers"]`, which `create_app` sets):
 from __future__ import annotations
 
 from datetime import datetime
-from html import escape
 
 from flask_babel import gettext as _
 from sqlmodel import Session
 
 import engine
 from service.clock import core as clock
-from service.mail.outbox import queue_mail
+from service.mail import compose as mails
 from service.play import moves, notify
 from service.play.clock_service import playing_for_the_player
 from service.play.lookups import load_engine_game, seat_at
@@ -89,28 +88,19 @@ class ServiceClockHandlers:
         return True
 
     def on_digest(self, s: Session, seat_clocks: list[SeatClock], now: datetime) -> None:
-        parts_text, parts_html, to_name = [], [], ""
+        """The morning digest of one address: each of its games waiting for a decision, with the
+        seat's own board (templates/mail/digest.*)."""
+        games, to_name = [], ""
         for sc in seat_clocks:
             game = s.get(GameRow, sc.game_id)
             seat = seat_at(s, sc.game_id, sc.seat)
             if game is None or seat is None or game.status != "active" or game.state is None:
                 continue
-            view = engine.view(load_engine_game(game), sc.seat)
-            url = render.seat_url(tokens.seat_token(seat.token_salt))
-            due = [r for r in clock.open_deadlines(s, sc.game_id, sc.seat)]
-            when = _("Please decide by %(when)s.", when=local_text(due[0].deadline_at, sc.tz)) if due else ""
-            board = render.text_board(view)
-            parts_text.append(f"{game.title}\n{render.status_line(view)} {when}\n\n{board}\n\n{url}\n")
-            parts_html.append(f"<h2>{escape(game.title)}</h2><p>{escape(render.status_line(view))} "
-                              f"{escape(when)}</p><pre>{escape(board)}</pre>"
-                              f'<p><a href="{escape(url)}">{escape(_("Open the game"))}</a></p>')
+            view = engine.view(load_engine_game(game), sc.seat, log=False)
+            due = clock.open_deadlines(s, sc.game_id, sc.seat)
+            games.append({"title": game.title, "view": view,
+                          "url": render.seat_url(tokens.seat_token(seat.token_salt)),
+                          "due": local_text(due[0].deadline_at, sc.tz) if due else None})
             to_name = seat.name
-        if not parts_text:
-            return
-        subject = _("SKYJO: %(n)s games are waiting for you", n=len(parts_text)) if len(parts_text) > 1 \
-            else _("SKYJO: a game is waiting for you")
-        head = _("Good morning! These games are waiting for your decision:")
-        queue_mail(s, to_addr=seat_clocks[0].address, to_name=to_name, subject=subject,
-                   text=head + "\n\n" + "\n".join(parts_text),
-                   html=f"<p>{escape(head)}</p>" + "".join(parts_html),
-                   thread_key=f"digest-{seat_clocks[0].address}", now=now)
+        if games:
+            mails.digest(s, seat_clocks[0].address, to_name, games, now=now)
