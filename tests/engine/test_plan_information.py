@@ -20,11 +20,19 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import engine
-from engine.errors import EngineError
-from engine.plans import parse_plan
+import pytest
 
-from .helpers import random_mid_game, redeal
+import engine
+from engine.action.rules import STAR
+from engine.errors import EngineError, IllegalMove
+from engine.game import UP
+from engine.moves import Move
+from engine.plans import PlanSteps, Stop, parse_plan
+
+from .helpers import grid, new, position, random_mid_game, redeal
+from .test_action_rules import PLAIN, setup
+from .test_action_rules import grid as action_grid
+from .test_action_rules import new as action_new
 
 DEALS = 6  # hidden deals per position, besides the real one
 PLANS = 12  # plans per position
@@ -194,3 +202,127 @@ def test_c13_plan_answer_does_not_depend_on_hidden_cards_classic() -> None:
 def test_a_c13_plan_answer_does_not_depend_on_hidden_cards_action() -> None:
     found, tried = differing_answers("action", 21)
     assert not found, f"{len(found)} of {tried} plans answered differently by hidden deal: {found[:3]}"
+
+
+# ------------------------------------------------------------------------------ the cases, one by one
+ANN = grid("1 2 3 4 / 5 6 7 8 / 9 10 11 12")
+
+
+def _last_opener(bo: str) -> engine.Game:
+    """Ann revealed A1 and B1 (1 + 2 = 3); Bo, whose cards are `bo`, reveals last (C4, C5)."""
+    g = new([list(ANN), grid(bo)], draw_top=[3, 9, 7])
+    g.play(0, "reveal A1")
+    g.play(0, "reveal B1")
+    return g
+
+
+@pytest.mark.parametrize(
+    "bo, then",
+    [
+        ("1 2 5 5 / 5 5 5 5 / 6 6 6 6", [(0, "tie_reveal"), (1, "tie_reveal")]),  # 3 = 3: a tie
+        ("0 0 5 5 / 5 5 5 5 / 6 6 6 6", [(0, "turn")]),  # 0 < 3: Ann starts
+        ("6 6 5 5 / 5 5 5 5 / 0 0 0 0", [(1, "turn")]),  # 12 > 3: Bo starts
+    ],
+)
+def test_c5_the_last_openers_third_reveal_stops_the_plan_whatever_the_sum(bo: str, then: list[Any]) -> None:
+    """Issue 20.3: it used to be applied on a tie and refused otherwise, with one message for a lower
+    sum and another for a higher one. Now the same answer every time: two reveals, then a stop."""
+    g = _last_opener(bo)
+    steps = parse_plan(g, 1, "reveal A1, reveal B1, reveal C1").apply(g, 1)
+    assert [m.text() for m, _ in steps] == ["reveal A1", "reveal B1"]
+    assert steps.stopped == Stop(3, Move("reveal", 2))
+    assert steps.message == (
+        "moves 1-2 were played; your plan stopped at move 3 (reveal C1): whether you may play it "
+        "depends on the cards your moves just turned up. Look at them and send your next move when "
+        "you have one to make"
+    )
+    assert [(p.seat, p.kind) for p in g.pending()] == then  # asked like any pending decision
+
+
+def test_c5_a_move_after_the_stop_is_still_judged_by_the_plans_shape() -> None:
+    g = _last_opener("1 2 5 5 / 5 5 5 5 / 6 6 6 6")
+    with pytest.raises(IllegalMove, match="move 4 \\(draw\\): your reply must end with 'reveal C1'"):
+        parse_plan(g, 1, "reveal A1, reveal B1, reveal C1, draw")
+
+
+def test_c5_tie_reveals_chain_until_they_decide_the_start() -> None:
+    g = _last_opener("1 2 5 5 / 5 5 5 5 / 6 6 6 6")
+    g.play(1, "reveal A1")
+    g.play(1, "reveal B1")
+    assert g.phase == "tie_reveal"
+    before = g.to_json()
+    # Ann is not the last of the tie: her reveal decides nothing, so a second one is simply refused
+    with pytest.raises(IllegalMove, match="move 2 \\(reveal D1\\): you have no decision"):
+        parse_plan(g, 0, "reveal C1, reveal D1").apply(g, 0)
+    assert g.to_json() == before
+    parse_plan(g, 0, "reveal C1").apply(g, 0)
+    # Bo's tie reveal decides who starts (or ties again): the plan stops after it
+    steps = parse_plan(g, 1, "reveal C1, reveal D1").apply(g, 1)
+    assert [m.text() for m, _ in steps] == ["reveal C1"] and steps.stopped == Stop(2, Move("reveal", 3))
+
+
+def _drawing_three(first: Any) -> engine.Game:
+    """SKYJO Action: Ann holds Draw three; the draw pile's top is `first`; her B2 is face-up."""
+    g = setup(
+        action_new([action_grid(PLAIN), action_grid(PLAIN)], draw_top=[first, 7, -2]),
+        up={0: "A1 B2", 1: "A1"},
+        hands={0: ["draw-three"]},
+    )
+    return g
+
+
+@pytest.mark.parametrize("first", [STAR, 5])
+def test_a7_a_plan_going_on_after_a_pick_is_refused_by_its_shape(first: Any) -> None:
+    """Issue 20.3: `decline` after the pick used to be applied when the picked card was a star (A7)
+    and refused otherwise. Now the plan is refused before anything is drawn, star or not."""
+    g = _drawing_three(first)
+    before = g.to_json()
+    for then in ("decline", "action row 1"):
+        with pytest.raises(IllegalMove, match=f"move 3 \\({then}\\): your reply must end with 'pick 1 B2'"):
+            parse_plan(g, 0, f"play draw-three, pick 1 B2, {then}").apply(g, 0)
+        assert g.to_json() == before
+    steps = parse_plan(g, 0, "play draw-three, pick 1 B2").apply(g, 0)
+    assert [m.text() for m, _ in steps] == ["play draw-three", "pick 1 B2"] and steps.stopped is None
+
+
+def _last_final_turn(ann_total: int) -> engine.Game:
+    """Bo closed the round; Ann's final turn (C9) ends it. Her face-down cards (1 ... 12 less A1 B1)
+    make 75: with `ann_total` points already the game ends (C12) or a new round is dealt."""
+    g = position(new([list(ANN), grid("0 0 0 0 / 1 1 1 1 / 2 2 2 2")], discard=5), up={0: "A1 B1"}, turn=0)
+    data = g.to_json()
+    data["face"][1] = [UP] * 12
+    data["down"][1] = 0
+    data.update(closer=1, final_left=1, totals=[ann_total, 0])
+    return engine.Game.from_json(data)
+
+
+@pytest.mark.parametrize("ann_total", [0, 90])
+def test_c9_a_plan_going_on_after_the_round_ends_is_refused_by_its_shape(ann_total: int) -> None:
+    """The round's end turns every card up; whether the game then ends depended on Ann's face-down
+    cards, and so did the answer to `take, swap A1, reveal B2` (applied in round 2, or refused)."""
+    g = _last_final_turn(ann_total)
+    with pytest.raises(IllegalMove, match="move 3 \\(reveal B2\\): your reply must end with 'swap A1'"):
+        parse_plan(g, 0, "take, swap A1, reveal B2")
+    steps = parse_plan(g, 0, "take, swap A1").apply(g, 0)
+    assert len(steps) == 2 and (g.is_over if ann_total else g.round == 2)
+
+
+def test_c11_a_reshuffle_is_no_reveal() -> None:
+    """Drawing from an empty pile reshuffles the discard pile (C11): the cards go back unseen, so
+    the drawn card can still be placed by the same plan, with conditions."""
+    g = position(new([list(ANN), grid("0 0 0 0 / 1 1 1 1 / 2 2 2 2")], discard=5), up={0: "A1 B1"}, turn=0)
+    data = g.to_json()
+    data["discard"] = data["draw"] + data["discard"]
+    data["draw"] = []
+    g = engine.Game.from_json(data)
+    steps = parse_plan(g, 0, "draw: if 4 or less swap B2, else flip C3").apply(g, 0)
+    assert steps[0][1][0]["type"] == "reshuffle" and len(steps) == 2 and steps.stopped is None
+
+
+def test_plan_steps_are_still_a_list_of_moves_and_events() -> None:
+    g = _last_opener("0 0 5 5 / 5 5 5 5 / 6 6 6 6")
+    new_game, steps = parse_plan(g, 1, "reveal C3, reveal D3").applied(g, 1)
+    assert isinstance(steps, list) and isinstance(steps, PlanSteps) and len(steps) == 2
+    assert steps.stopped is None and steps.message is None
+    assert [e["type"] for e in steps[1][1]] == ["reveal", "start"]
+    assert new_game.version == g.version + 2
