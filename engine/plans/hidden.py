@@ -7,11 +7,11 @@ trigger, the start tie of C5, A5 sets, a round's end), so nothing after it may d
 
 `Unseen` counts, from `engine.view(game, seat)`, the cards whose value the game has not made public:
 face-down grid cards (less those the seat knows by Insight, A9.4), the draw pile, a drawn card still
-in hand (C7: its value matters once it is placed, not while it is held), the cards of a Draw three
+in hand (C7: no move's legality depends on it until it is placed), the cards of a Draw three
 (A9.3, likewise until the pick) and the action deck (A1). A step `turns_up` a card when that count
-falls by more than the reshuffles added (C11, A10: discarded cards go back into a pile unseen), or
-when the round ends (every card is turned up, C9) or the game does. The measure is the same for
-every hidden deal the seat's view allows: it counts places, never values.
+falls, the cards a reshuffle put back into a pile unseen aside (C11, A10), or when the round ends
+(every card is turned up, C9) or the game does. The measure is the same for every hidden deal the
+seat's view allows: it counts places, never values.
 
 `chains_reveal`: the one kind of move that may follow a move that turned up a card is classic's
 next reveal (C4: a seat reveals two cards whatever the first one shows), checked like any move as

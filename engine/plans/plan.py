@@ -232,7 +232,7 @@ def _check_moves(game: Game, seat: int, moves: Sequence[Any], start: int, label:
 
 
 def _check_follows(game: Game, prev: Any, move: Any, i: int, label: str) -> None:
-    """No peeking: after a move that turned up a card only classic's next opening reveal may come."""
+    """No peeking: after a move that turned up a card only classic's next reveal may come (C4)."""
     if not chains_reveal(game, prev, move):
         raise IllegalMove(
             label

@@ -36,7 +36,7 @@ from .test_action_rules import new as action_new
 
 DEALS = 6  # hidden deals per position, besides the real one
 PLANS = 12  # plans per position
-POSITIONS = 48  # per variant
+POSITIONS = 96  # per variant
 _CONDITIONS = {
     "classic": ["4 or less", "between 0 and 5", "9 or more", "not 12", "negative"],
     "action": ["4 or less", "star", "not star", "between 3 and 8", "10 or more"],
