@@ -21,23 +21,28 @@ Grammar (case-insensitive; newlines, `,` `;` `:` separate parts; `then` / `and` 
 
 The first condition that matches the drawn card wins. An `else` is required unless the conditions
 together cover every card of the game's deck; a condition that can never apply (nothing matches it,
-or earlier ones catch everything it would) is an error. Every move of every branch is checked against
-the current state before anything is applied, and `Plan.apply` is all-or-nothing.
+or earlier ones catch everything it would) is an error.
 
-No peeking: a plan ends with the move that turns up a card or places the drawn card (only classic's
-opening reveals may follow each other), because what may follow could depend on the hidden value and
-a refused plan would give it away.
+No peeking (C13): the answer to a plan never depends on a card its writer could not see. A plan is
+checked, before anything is applied, only as far as the writer's view decides it: every move of
+every branch up to and including the first move that turns up a card (a reveal, a flip, a placed
+drawn or picked card, a card off the action deck ...). A refused plan changes nothing, and its
+message names no hidden card. After such a move only classic's next reveal may follow (C4); any
+other move there is refused by the plan's shape alone ("your reply must end with ..."), because what
+may follow depends on the card. Once the reveals have decided who starts (C5: a third reveal is
+legal only on a tie), the plan stops: the moves before are applied, `PlanSteps.stopped` says where
+(with a message for the player), and the seat is asked for the rest like any pending decision.
 
-The package, lowest layer first: `conditions` (the `if ...` tests and the text clean-up), `plan`
-(the Plan value, its checks and `apply`), `grammar` (text -> Plan, `parse_plan`). Callers import
-from `engine.plans`.
+The package, lowest layer first: `conditions` (the `if ...` tests and the text clean-up), `hidden`
+(what a move turns up), `plan` (the Plan value, its checks and `apply`), `grammar` (text -> Plan,
+`parse_plan`). Callers import from `engine.plans`.
 """
 
 from __future__ import annotations
 
 from .conditions import CONDITION_HELP, Condition, parse_condition
 from .grammar import MAX_PLAN_CHARS, parse_plan, read_plan
-from .plan import Branch, Plan, deck_values, validate_plan
+from .plan import Branch, Plan, PlanSteps, Stop, deck_values, validate_plan
 
 __all__ = [
     "COMMAND_HELP",
@@ -46,6 +51,8 @@ __all__ = [
     "Branch",
     "Condition",
     "Plan",
+    "PlanSteps",
+    "Stop",
     "deck_values",
     "parse_condition",
     "parse_plan",

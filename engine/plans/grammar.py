@@ -122,10 +122,11 @@ class _Clause:
 
 
 def parse_plan(game: Game, seat: int, text: str) -> Plan:
-    """Read a reply's command text as a Plan for `seat` and check it against the current state:
-    every move of every branch must be legal where it would be played. Raises MoveParseError for text
-    that does not read as a plan, IllegalMove for a plan the rules do not allow now; messages are
-    for the player. Nothing is applied."""
+    """Read a reply's command text as a Plan for `seat` and check it against what the seat sees
+    (`validate_plan`, C13): every move of every branch must be legal where it would be played, as
+    far as the seat's view decides it. Raises MoveParseError for text that does not read as a plan,
+    IllegalMove for a plan the rules do not allow now; messages are for the player and name no
+    hidden card. Nothing is applied."""
     plan = read_plan(game, text)
     validate_plan(game, seat, plan)
     return plan

@@ -1,15 +1,22 @@
-"""The Plan value and what makes one playable: checked up front, applied all-or-nothing.
+"""The Plan value and what makes one playable: checked on what its writer saw, then applied.
 
 * `Plan` / `Branch`: moves played in order, then the first branch whose `Condition` matches the card
-  just drawn (C7: only the drawer, here the server, sees it). `Plan.apply` first plays the plan on a
-  copy, so an illegal step leaves the game untouched.
-* `validate_plan`: every move of every branch is played on copies of the game, from the state after
-  `draw`, so an illegal move in any branch is found whichever card comes.
+  just drawn (C7: only the drawer, here the server, sees it).
+* `validate_plan` decides, before anything is applied, whether a plan is refused, and only from what
+  the seat could see when writing it (C13): every move is played on copies of the game up to and
+  including the first move that turns up a card the writer had not seen (`engine.plans.hidden`),
+  from the state after `draw` for each branch, so an illegal move in any branch is found whichever
+  card comes, and nothing the cards decide can make a plan refused or change the message. A plan
+  whose moves go on after such a move is refused by its shape alone ("your reply must end with
+  ..."), except classic's opening reveals (C4), which may follow each other.
+* Where a move's legality depends on a card turned up by the plan's earlier moves (classic's reveals
+  after the two opening reveals have decided who starts, C5: a third one is legal only on a tie),
+  the plan stops there: the moves before it are applied and the seat is asked for the rest like any
+  pending decision. `Stop` says where and why, in words that name no card; `PlanSteps.stopped`
+  carries it.
 * `check_branches`: the conditions must follow `draw` and cover every card of the game's deck
   (C1, or A1 with stars), each able to apply, so the server never has to name the drawn card.
-* No peeking (C13): a plan ends with the move that turns up a card or places the drawn card, since a
-  refused plan would tell the player something about a hidden value; only classic's opening reveals
-  (C4), whose legality never depends on values, may follow each other.
+* `Plan.apply` plays the plan on a copy first, so a move the checks missed leaves the game untouched.
 """
 
 from __future__ import annotations
@@ -23,6 +30,9 @@ from ..errors import EngineError, IllegalMove, MoveParseError
 from ..game import Game
 from ..view import view, with_text
 from .conditions import Condition
+from .hidden import chains_reveal, decides_start, turns_up, unseen
+
+Step = tuple[Any, list[dict[str, Any]]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +45,42 @@ class Branch:
     def text(self) -> str:
         moves = ", ".join(m.text() for m in self.moves)
         return f"else {moves}" if self.condition is None else f"if {self.condition.text()} {moves}"
+
+
+@dataclass(frozen=True, slots=True)
+class Stop:
+    """Where a plan stopped: move number `step` (1-based) and the moves after it were not played,
+    because whether `move` may be played depends on cards the plan's earlier moves turned up."""
+
+    step: int
+    move: Any
+
+    @property
+    def message(self) -> str:
+        """For the player; names no card (the cards are public by now, but the answer stays the
+        same whatever they are)."""
+        played = "move 1 was" if self.step == 2 else f"moves 1-{self.step - 1} were"
+        return (
+            f"{played} played; your plan stopped at move {self.step} ({self.move.text()}): whether "
+            "you may play it depends on the cards your moves just turned up. Look at them and send "
+            "your next move when you have one to make"
+        )
+
+
+class PlanSteps(list[Step]):
+    """What `Plan.apply` played: [(move, events)] in order (events with their English `text`), and
+    `stopped`, the `Stop` when the plan stopped before its end (None when all of it was played)."""
+
+    __slots__ = ("stopped",)
+
+    def __init__(self, steps: Iterable[Step] = (), stopped: Stop | None = None) -> None:
+        super().__init__(steps)
+        self.stopped = stopped
+
+    @property
+    def message(self) -> str | None:
+        """The stop's message for the player, or None when the whole plan was played."""
+        return None if self.stopped is None else self.stopped.message
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,26 +117,28 @@ class Plan:
             "your plan does not say what to do with every card you may draw: add an 'else' part"
         )
 
-    def apply(self, game: Game, seat: int) -> list[tuple[Any, list[dict[str, Any]]]]:
-        """Play the plan for `seat` on `game` in place; return [(move, events)] in order (events
-        with their English `text`). All-or-nothing: the plan is first played on a copy, and if any
-        step is illegal IllegalMove is raised with `game` untouched."""
-        validate_plan(game, seat, self)
-        self._run(_copy(game), seat)
-        return self._run(game, seat)  # the engine is deterministic: same moves, same result
+    def apply(self, game: Game, seat: int) -> PlanSteps:
+        """Play the plan for `seat` on `game` in place; return the moves played with their events,
+        and where the plan stopped (`PlanSteps.stopped`). A refused plan raises IllegalMove or
+        MoveParseError with `game` untouched: the checks come first (`validate_plan`), then the plan
+        is played on a copy, then on `game`."""
+        stop = validate_plan(game, seat, self)
+        self._run(_copy(game), seat, stop)
+        return self._run(game, seat, stop)  # the engine is deterministic: same moves, same result
 
-    def applied(self, game: Game, seat: int) -> tuple[Game, list[tuple[Any, list[dict[str, Any]]]]]:
+    def applied(self, game: Game, seat: int) -> tuple[Game, PlanSteps]:
         """Pure form of `apply`: a new game with the plan played; `game` is left unchanged."""
-        validate_plan(game, seat, self)
+        stop = validate_plan(game, seat, self)
         new = _copy(game)
-        return new, self._run(new, seat)
+        return new, self._run(new, seat, stop)
 
-    def _run(self, game: Game, seat: int) -> list[tuple[Any, list[dict[str, Any]]]]:
-        steps: list[tuple[Any, list[dict[str, Any]]]] = []
-        for i, move in enumerate(self.moves, 1):
+    def _run(self, game: Game, seat: int, stop: Stop | None) -> PlanSteps:
+        steps = PlanSteps(stopped=stop)
+        head = self.moves if stop is None else self.moves[: stop.step - 1]
+        for i, move in enumerate(head, 1):
             events = _play_step(game, seat, i, move)
             steps.append((move, [with_text(e, game.names) for e in events]))
-        if self.branches:
+        if self.branches and stop is None:
             branch = self.branch_for(_drawn_card(game, seat))
             for i, move in enumerate(branch.moves, len(self.moves) + 1):
                 events = _play_step(game, seat, i, move)
@@ -132,6 +180,70 @@ def _drawn_card(game: Game, seat: int) -> Any:
     if not held or held.get("seat") != seat or held.get("value") is None:
         raise IllegalMove("you hold no drawn card to test the conditions on")
     return held["value"]
+
+
+def validate_plan(game: Game, seat: int, plan: Plan) -> Stop | None:
+    """Decide, from what `seat` sees, whether `plan` is refused (raises IllegalMove or
+    MoveParseError, messages for the player) and where it will stop (the returned `Stop`, or None
+    when it will be played to its end). Nothing is applied.
+
+    The moves are played on copies of `game`: the head once, then each branch from the state after
+    `draw`, each only up to and including the first move that turns up a card the writer had not
+    seen (C13, `engine.plans.hidden`). A move after that one is refused by the plan's shape alone,
+    unless it is classic's next reveal (C4), checked like any move until a reveal decides who starts
+    (C5); the move after that reveal is where the plan stops."""
+    if not isinstance(seat, int) or not 0 <= seat < len(game.names):
+        raise IllegalMove(f"there is no seat {seat} in this game")
+    if game.is_over:
+        raise IllegalMove("the game is over")
+    if not _owes(game, seat):
+        raise IllegalMove("it is not your turn: you have no decision to make now")
+    if plan.branches:
+        check_branches(game, plan)
+    trial = _copy(game)
+    stop = _check_moves(trial, seat, plan.moves, 1, "")
+    start = len(plan.moves) + 1
+    for b in plan.branches:
+        label = ("else" if b.condition is None else f"if {b.condition.text()}") + ": "
+        # a branch starts by placing the drawn card (C7), so it never chains reveals nor stops
+        _check_moves(_copy(trial), seat, b.moves, start, label)
+    return stop
+
+
+def _check_moves(game: Game, seat: int, moves: Sequence[Any], start: int, label: str) -> Stop | None:
+    """Play `moves` (numbered from `start`) on `game`, a copy, as far as the writer's view decides
+    them; raise for the first one refused. Returns the Stop when a reveal decided the start (C5)
+    and more moves follow."""
+    turned: Any = None  # the latest move, once one has turned up a card
+    events: list[dict[str, Any]] = []
+    for k, move in enumerate(moves):
+        i = start + k
+        if turned is not None:
+            _check_follows(game, turned, move, i, label)
+            if decides_start(events):
+                for j, (a, b) in enumerate(zip(moves[k:], moves[k + 1 :], strict=False), i + 1):
+                    _check_follows(game, a, b, j, label)  # the rest is judged by its shape only
+                return Stop(i, move)
+        before = unseen(game, seat)
+        events = _play_step(game, seat, i, move, label)
+        if turned is not None or turns_up(before, unseen(game, seat), events):
+            turned = move
+    return None
+
+
+def _check_follows(game: Game, prev: Any, move: Any, i: int, label: str) -> None:
+    """No peeking: after a move that turned up a card only classic's next reveal may come (C4)."""
+    if not chains_reveal(game, prev, move):
+        raise IllegalMove(
+            label
+            + _step(
+                i,
+                move,
+                f"your reply must end with '{prev.text()}': it turns up a card you had not seen, "
+                "and what may follow depends on it. Send the next moves in another reply, after "
+                "you have seen the result",
+            )
+        )
 
 
 def deck_values(game: Game) -> list[Any]:
@@ -196,73 +308,3 @@ def _list(values: list[Any]) -> str:
         i = j + 1
     words += ["a star" if v == "star" else f"a {v}" for v in values if not isinstance(v, int)]
     return ", ".join(words[:-1]) + (" or " if len(words) > 1 else "") + words[-1]
-
-
-def validate_plan(game: Game, seat: int, plan: Plan) -> None:
-    """Play the plan on copies of `game`: the head moves once, then each branch from the state after
-    `draw`, so an illegal move in any branch is found whichever card comes. Raises IllegalMove.
-
-    No peeking through refusals: legality after a card is turned up (or a drawn card, unseen when the
-    reply was written, is placed) could depend on its value, and refusing the plan would tell the
-    player something. So a plan ends with such a move; only classic's opening reveals, whose
-    legality never depends on values, may follow each other."""
-    if not isinstance(seat, int) or not 0 <= seat < len(game.names):
-        raise IllegalMove(f"there is no seat {seat} in this game")
-    if game.is_over:
-        raise IllegalMove("the game is over")
-    if not _owes(game, seat):
-        raise IllegalMove("it is not your turn: you have no decision to make now")
-    if plan.branches:
-        check_branches(game, plan)
-    trial = _copy(game)
-    prev = _validate_steps(trial, seat, plan.moves, 1, "", None)
-    start = len(plan.moves) + 1
-    for b in plan.branches:
-        label = ("else" if b.condition is None else f"if {b.condition.text()}") + ": "
-        _validate_steps(_copy(trial), seat, b.moves, start, label, prev)
-
-
-def _validate_steps(
-    game: Game, seat: int, moves: Sequence[Any], start: int, label: str, prev: tuple[Any, bool] | None
-) -> tuple[Any, bool] | None:
-    """Play `moves` in order; `prev` is (last move, it turned up hidden information)."""
-    for i, move in enumerate(moves, start):
-        if (
-            prev is not None
-            and prev[1]
-            and not (game.variant == "classic" and _is_reveal(prev[0]) and _is_reveal(move))
-        ):
-            raise IllegalMove(
-                label
-                + _step(
-                    i,
-                    move,
-                    f"your reply must end with '{prev[0].text()}': it turns up a "
-                    "card, and what may follow depends on it. Send the next moves in "
-                    "another reply, after you have seen the result",
-                )
-            )
-        before = _secrets(game, seat)
-        _play_step(game, seat, i, move, label)
-        prev = (move, _uncovers(before, _secrets(game, seat)))
-    return prev
-
-
-def _is_reveal(move: Any) -> bool:
-    return move.text().lower().startswith("reveal ")
-
-
-def _secrets(game: Game, seat: int) -> tuple[frozenset[tuple[int, str]], bool]:
-    """(face-down cells of every grid, `seat` holds a drawn card) as `seat` sees them."""
-    v = view(game, seat)
-    down = frozenset((p["seat"], c["cell"]) for p in v["players"] for c in p["grid"] if c["face"] == "down")
-    held = v.get("held")
-    return down, bool(held and held.get("seat") == seat and held.get("source") == "draw")
-
-
-def _uncovers(
-    before: tuple[frozenset[tuple[int, str]], bool], after: tuple[frozenset[tuple[int, str]], bool]
-) -> bool:
-    """A step uncovers hidden information when a face-down cell stops being face-down, or a drawn
-    card (unseen when the reply was written) leaves the hand."""
-    return bool(before[0] - after[0]) or (before[1] and not after[1])

@@ -98,14 +98,6 @@ def new_link(s, game: GameRow, seat: SeatRow) -> None:
                                              "This is your new link."))
 
 
-def digest(s, address: str, name: str, subject: str, items: list[dict], now: datetime) -> None:
-    """The daily digest of an address (`play.timeouts`): its waiting games, each `{"title", "view",
-    "when", "url", "talk"}`, rendered by `mail/digest` when the sender takes the row."""
-    insert_mail(s, to_addr=address, to_name=name, subject=subject, template="digest",
-                context=_plain({"items": items, "base": render.base_url()}), thread_key=f"digest-{address}",
-                now=now)
-
-
 def links(s, entries: list[tuple[GameRow, SeatRow]]) -> None:
     """"Mail me my links": one mail listing the address's games, queued as an intent like every
     other mail (the request only writes the row; the sender renders it)."""
@@ -115,3 +107,13 @@ def links(s, entries: list[tuple[GameRow, SeatRow]]) -> None:
     insert_mail(s, to_addr=first_seat.email, to_name=first_seat.name, subject=_("Your SKYJO links"),
                 template="links", context=_plain({"items": items, "base": render.base_url()}),
                 thread_key=f"links-{first_seat.email.lower()}")
+
+
+def digest(s, address: str, to_name: str, games: list[dict], *, now: datetime | None = None) -> None:
+    """The morning digest (clock's `digest` preference): one mail to `address` listing its games
+    that wait for a decision, each `{"title", "view" (the seat's own), "url", "due", "talk"}` (the
+    game's table talk since the seat's previous mail, `mail.talk`)."""
+    subject = (_("SKYJO: %(n)s games are waiting for you", n=len(games)) if len(games) > 1
+               else _("SKYJO: a game is waiting for you"))
+    insert_mail(s, to_addr=address, to_name=to_name, subject=subject, template="digest",
+                context=_plain({"games": games, "base": render.base_url()}), thread_key=f"digest-{address}", now=now)

@@ -44,6 +44,7 @@ class Played:
 @dataclass
 class PlanPlayed(Played):
     plan_text: str = ""
+    stopped: str | None = None  # why the plan stopped early (issue 20.3), for the player
 
 
 def parse_slug(slug: str, game: engine.Game | None = None) -> list[str]:
@@ -208,12 +209,16 @@ def play(s: Session, token: str, slug: str, expected_version: int, *, form_game:
 
 def play_plan_for(s: Session, seat: SeatRow, game: GameRow, text: str, expected_version: int) -> PlanPlayed:
     """Apply a whole turn written as a plan (`draw: if 4 or less swap B2, else flip C3`) for a seat
-    already identified (reply address or link token), exactly once and all-or-nothing. Raises
+    already identified (reply address or link token), exactly once. A plan is checked against what
+    the seat could see when writing it: refused as a whole (nothing applied) only for what was
+    visible; once it reaches a move whose validity depends on a card its own moves turned up, it
+    stops there (the moves before are played, `stopped` says why; engine.plans.Stop). Raises
     Conflict (with `stale=True` when the game moved on since `expected_version`) or Invalid with a
     message for the player; nothing is applied then. Messages never name the drawn card."""
     from engine.plans import parse_plan
 
     plans = []
+    stops = []
 
     def apply(g: engine.Game) -> tuple[list[str], list[dict]]:
         if not (text or "").strip():
@@ -221,14 +226,19 @@ def play_plan_for(s: Session, seat: SeatRow, game: GameRow, text: str, expected_
                           game=game, seat=seat)
         try:
             plan = parse_plan(g, seat.seat, text)
-            steps = plan.apply(g, seat.seat)  # validated first; all-or-nothing on this private copy
+            steps = plan.apply(g, seat.seat)  # checked from what the seat saw, then played (or stopped)
         except engine.EngineError as exc:
             raise Invalid(str(exc), game=game, seat=seat) from exc
         plans.append(plan)
+        stops.append(steps.stopped)
         return [m.text() for m, _events in steps], [e for _m, evs in steps for e in evs]
 
     moves, events = decide(s, game, seat, expected_version, apply)
-    return PlanPlayed(game, seat, moves, events, plan_text=plans[0].text())
+    stop = stops[0]
+    stopped = None if stop is None else _(
+        "Your plan stopped before “%(move)s”: whether it may be played depends on the cards your moves "
+        "just turned up. Look at them and send your next move.", move=stop.move.text())
+    return PlanPlayed(game, seat, moves, events, plan_text=plans[0].text(), stopped=stopped)
 
 
 def play_plan(s: Session, token: str, text: str, expected_version: int, *, form_game: str | None = None,

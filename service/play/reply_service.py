@@ -8,10 +8,11 @@ What happens to a mail, in one write transaction:
 2. its Message-ID is recorded (`inbound_reply`, insert-or-nothing): a mail seen before is dropped;
 3. the seat is found from the secret reply address (`play+<game>-<mac>.<version>@domain`, any case);
    an unknown or rotated address is dropped (there is nobody to answer: never the forgeable From);
-4. the command text is read as a whole-turn plan (`engine.plans`) and applied all-or-nothing through
-   the same path as a link POST (`moves.play_plan_for` -> `moves.decide`); the player's other text
-   (after the move, or the whole reply when it has no move at all) goes to the table as a message
-   (`play.talk`, issue 19), written before the move in the same transaction;
+4. the command text is read as a whole-turn plan (`engine.plans`: refused as a whole, or played up
+   to a move that depends on a card it turned up) through the same path as a link POST
+   (`moves.play_plan_for` -> `moves.decide`); the player's other text (after the move, or the whole
+   reply when it has no move at all) goes to the table as a message (`play.talk`, issue 19),
+   written before the move in the same transaction;
 5. every reply from a known seat gets an answer mail to the seat's stored address: what was
    understood and done with the new board, or why nothing was done, the legal moves and the help.
 
@@ -150,9 +151,11 @@ def _apply(s: Session, seat: SeatRow, game: GameRow, r: InboundReply, version: i
                             details=details, error=True)
         return "refused"
     talk.came_with(message, game)
+    details = [_("Done: %(what)s", what=", ".join(played.moves))]
+    if played.stopped:
+        details.append(played.stopped)
     notify.reply_answer(s, game, seat, headline=_("Understood: %(plan)s", plan=played.plan_text),
-                        details=[_("Done: %(what)s", what=", ".join(played.moves)), *said_note],
-                        events=played.events)
+                        details=[*details, *said_note], events=played.events)
     return "applied"
 
 

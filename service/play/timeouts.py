@@ -5,8 +5,8 @@ scheduler through `app.extensions["clock_handlers"]`, which `create_app` sets):
   (`moves.play` with the seat's own token and the deadline's version: the usual checks apply);
   after a bot `draw` it also places the card;
 * `on_reminder`: the turn mail again, with the reminder on top (its links and Reply-To still play);
-* `on_digest`: one mail per address listing each waiting game (`mail/digest`, with each game's table
-  talk since the seat's previous mail).
+* `on_digest`: one mail per address listing each waiting game (with each game's table talk since
+  the seat's previous mail).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from sqlmodel import Session
 
 import engine
 from service.clock import core as clock
-from service.mail import compose
+from service.mail import compose as mails
 from service.mail.talk import since_last_mail
 from service.play import moves, notify
 from service.play.clock_service import playing_for_the_player
@@ -90,23 +90,21 @@ class ServiceClockHandlers:
         return True
 
     def on_digest(self, s: Session, seat_clocks: list[SeatClock], now: datetime) -> None:
-        """One mail listing the address's waiting games (template `mail/digest`), each with the table
-        talk since that seat's previous mail (issue 19: a digest seat gets no mail per message)."""
-        items, to_name = [], ""
+        """The morning digest of one address: each of its games waiting for a decision, with the
+        seat's own board and the table talk since the seat's previous mail (templates/mail/digest.*;
+        issue 19: a digest seat gets no mail per message)."""
+        games, to_name = [], ""
         for sc in seat_clocks:
             game = s.get(GameRow, sc.game_id)
             seat = seat_at(s, sc.game_id, sc.seat)
             if game is None or seat is None or game.status != "active" or game.state is None:
                 continue
+            view = engine.view(load_engine_game(game), sc.seat, log=False)
             due = clock.open_deadlines(s, sc.game_id, sc.seat)
-            items.append({
-                "title": game.title, "view": engine.view(load_engine_game(game), sc.seat, log=False),
-                "when": _("Please decide by %(when)s.", when=local_text(due[0].deadline_at, sc.tz)) if due else "",
-                "url": render.seat_url(tokens.seat_token(seat.token_salt)),
-                "talk": since_last_mail(s, game, seat)})
+            games.append({"title": game.title, "view": view,
+                          "url": render.seat_url(tokens.seat_token(seat.token_salt)),
+                          "due": local_text(due[0].deadline_at, sc.tz) if due else None,
+                          "talk": since_last_mail(s, game, seat)})
             to_name = seat.name
-        if not items:
-            return
-        subject = _("SKYJO: %(n)s games are waiting for you", n=len(items)) if len(items) > 1 \
-            else _("SKYJO: a game is waiting for you")
-        compose.digest(s, seat_clocks[0].address, to_name, subject, items, now)
+        if games:
+            mails.digest(s, seat_clocks[0].address, to_name, games, now=now)

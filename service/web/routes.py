@@ -197,7 +197,8 @@ def _play(token: str, slug: str, texts: list[str]):
 
 @bp.post("/s/<token>/plan")
 def plan(token: str):
-    """The whole-turn form of the board: the same plans as a reply mail, applied all-or-nothing."""
+    """The whole-turn form of the board: the same plans as a reply mail (engine.plans: refused as a
+    whole, or played up to a move that depends on a card the plan turned up)."""
     form = request.form
     version = form.get("version", type=db_int)
     if version is None or not form.get("game") or form.get("seat", type=db_int) is None:
@@ -210,7 +211,10 @@ def plan(token: str):
         return _seat_page(token, message=exc.message, status=409)
     except usecases.Invalid as exc:
         return _seat_page(token, message=exc.message, status=400)
-    flash(_("Done: %(what)s", what=played.plan_text))
+    if played.stopped:  # played up to a move that depends on a card the plan turned up (issue 20.3)
+        flash(_("Done: %(what)s", what=", ".join(played.moves)) + " " + played.stopped)
+    else:
+        flash(_("Done: %(what)s", what=played.plan_text))
     return _see_other(render.seat_path(token))
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import engine
 from engine.cards import CLASSIC_COUNTS, deck_from_counts
-from engine.game import DOWN, GONE, UP
+from engine.game import DOWN, GONE, STAGE_DRAWN, UP
 
 NAMES = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
 
@@ -121,3 +121,38 @@ def assert_json_round_trip(g: engine.Game) -> engine.Game:
         m.text() for s in range(g.n) for m in g.legal_moves(s)
     ]
     return copy
+
+
+def redeal(game: engine.Game, seat: int, rng: random.Random) -> engine.Game:
+    """Another hidden deal consistent with what `seat` sees (C13): the cards `seat` cannot see - every
+    face-down card it does not know by Insight (A9.4), the draw pile, another seat's drawn card or
+    Draw three - shuffled among those places, the action deck (A1) shuffled, and a new seed (future
+    reshuffles and rounds). `engine.view(result, seat)` equals `engine.view(game, seat)`."""
+    data = game.to_json()
+    action = data["variant"] == "action"
+    known = {(t, c) for t, c, _v in data["known"][seat]} if action else set()
+    slots: list[tuple[Any, Any]] = [
+        (data["vals"][s], c)
+        for s in data["active"]
+        for c in range(12)
+        if data["face"][s][c] == DOWN and (s, c) not in known
+    ]
+    slots += [(data["draw"], i) for i in range(len(data["draw"]))]
+    others_turn = data["phase"] == "play" and data["turn"] != seat
+    if others_turn and data["held"] is not None and data["stage"] == STAGE_DRAWN:  # drawn, unseen
+        slots.append((data, "held"))  # type: ignore[arg-type]
+    if action and others_turn:
+        slots += [(data["three"], i) for i in range(len(data["three"]))]
+    cards = [box[key] for box, key in slots]
+    rng.shuffle(cards)
+    for (box, key), card in zip(slots, cards, strict=True):
+        box[key] = card
+    if action:
+        rng.shuffle(data["adeck"])
+    data["seed"] = f"redeal-{rng.getrandbits(64)}"
+    for spec in data["round_specs"]:
+        if "seed" in spec:
+            spec["seed"] = f"redeal-{rng.getrandbits(64)}"
+    new = engine.Game.from_json(data)
+    assert engine.view(new, seat) == engine.view(game, seat), "the re-deal must look the same to the seat"
+    return new

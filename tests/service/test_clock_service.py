@@ -110,6 +110,7 @@ def test_timeouts_play_through_the_move_use_case(app):
 
 
 def test_digest_mail_lists_waiting_games(app):
+    from service.mail.outbox import render_pending
     from service.store import db
     from service.store.outbox_models import OutboxMail
 
@@ -119,6 +120,7 @@ def test_digest_mail_lists_waiting_games(app):
             clock.set_seat_settings(s, gid, 1, mail_pref="digest", tz="Europe/Stockholm")
     eight = clock.next_local_time(clock.utcnow(), "Europe/Stockholm")
     sweep(app, eight)
+    render_pending(db.get_engine(app), app.extensions["outbox_renderer"])  # the digest is an intent
     digests = q(app, select(OutboxMail).where(OutboxMail.to_addr == "bo@example.com",
                                              OutboxMail.subject.like("SKYJO: %waiting%")))
     assert len(digests) == 1

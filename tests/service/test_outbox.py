@@ -366,12 +366,11 @@ def test_a_slow_sender_renews_its_claims_and_no_mail_goes_twice(engine):  # noqa
 # --------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("engine", [pytest.param("postgresql", marks=pytest.mark.postgres)], indirect=True)
 def test_the_sender_skips_the_wal_wait_for_its_own_transactions_only(engine):  # noqa: F811
     """On PostgreSQL the sender's claims and marks commit without waiting for the WAL flush; the
     setting is LOCAL to those transactions: the pooled connection goes back to the moves with
-    `synchronous_commit` on (a move's commit must be durable)."""
-    if engine.dialect.name != "postgresql":
-        pytest.skip("synchronous_commit is PostgreSQL's")
+    `synchronous_commit` on (a move's commit must be durable). (PostgreSQL's setting: no SQLite case.)"""
     with Session(engine, expire_on_commit=False) as s, s.begin():
         queue(s, 3)
     with engine.connect() as conn:

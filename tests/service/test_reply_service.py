@@ -475,3 +475,22 @@ def test_the_inbound_smtp_command_plays_replies(tmp_path):
             out = proc.communicate(timeout=5)[0]
     assert ann.headers["Reply-To"].split("+")[1].split("-")[1].split(".")[0] not in out  # no secret logged
     db.get_engine(app).dispose()
+
+
+def test_c5_the_last_openers_third_reveal_stops_the_plan_and_the_answer_says_why(app, client):
+    """Issue 20.3: `reveal A1, reveal B1, reveal C1` from the last player of the opening used to be
+    applied on a tie and refused (with two messages) otherwise: the answer told the player's hidden
+    cards. Now the two reveals are played, the plan stops before the third whatever the cards, and the
+    answer says why; the player is asked for the next decision as usual."""
+    game = start(app, client)
+    ann = latest_reply_mail(app, "ann@example.com")
+    reply_service.handle_inbound(app, reply_to(ann, "reveal A1, reveal B1"))
+    bo = latest_reply_mail(app, "bo@example.com")
+    since = last_id(app)
+    v0 = version_of(app, game.id)
+    reply_service.handle_inbound(app, reply_to(bo, "reveal A1, reveal B1, reveal C1"))
+    assert version_of(app, game.id) == v0 + 2
+    got = answers(app, since, "bo@example.com")
+    assert len(got) == 1
+    assert "Done: reveal A1, reveal B1" in got[0].text_body
+    assert "Your plan stopped before “reveal C1”" in got[0].text_body
