@@ -6,7 +6,7 @@ State in, move in, new state and events out. See docs/engine-api.md for the cont
 
 from __future__ import annotations
 
-from .api import apply_move, copy_game, new_game, record, replay
+from .api import apply_move, copy_game, new_game, record, replay, times_seen
 from .bots import bot_move, play_out
 from .errors import EngineError, IllegalMove, MoveParseError, OptionError, RecordError, StateError
 from .game import Game, Pending
@@ -41,6 +41,7 @@ __all__ = [
     "play_out",
     "record",
     "replay",
+    "times_seen",
     "spectator_view",
     "validate_options",
     "view",

@@ -8,8 +8,9 @@ from . import state as _state
 from .errors import OptionError
 from .game import Game
 from .moves import Move
-from .record import record_of
+from .record import parse_record_move, record_of
 from .record import replay as _replay
+from .repetition import position_key
 from .view import with_text
 
 
@@ -48,3 +49,19 @@ def replay(record: dict[str, Any]) -> Game:
 
 def record(game: Game) -> dict[str, Any]:
     return record_of(game)
+
+
+def times_seen(game: Game) -> int:
+    """How often the game's current position has come up since the game began (now included), its
+    record replayed move by move. For a loop that plays bots one decision at a time and keeps no
+    `RepetitionGuard` in memory between them (the service's clock plays one decision per sweep):
+    a position seen again and again means the bots are playing in a circle (issue 16.2)."""
+    key = position_key(game)
+    rec = record_of(game)
+    g = _replay({**rec, "moves": []}, new_game)
+    seen = int(position_key(g) == key)
+    for number, text in enumerate(rec["moves"], start=1):
+        seat, move_text = parse_record_move(text, number, g.n)
+        g.play(seat, g.parse_move(move_text))
+        seen += position_key(g) == key
+    return seen

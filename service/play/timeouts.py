@@ -22,7 +22,7 @@ from service.mail import compose as mails
 from service.mail.talk import since_last_mail
 from service.play import moves, notify
 from service.play.clock_service import playing_for_the_player
-from service.play.lookups import load_engine_game, seat_at
+from service.play.lookups import load_engine_game, seat_at, seats_of
 from service.render import board as render
 from service.render.clock_text import local_text
 from service.store import tokens
@@ -30,6 +30,7 @@ from service.store.clock_models import Deadline, SeatClock
 from service.store.models import GameRow
 
 BOT = "greedy"
+CIRCLE_LIMIT = 3  # the same position this often: the computer stops playing (engine.times_seen)
 
 
 def bot_decision(g: engine.Game, seat: int) -> list[str]:
@@ -56,6 +57,16 @@ class ServiceClockHandlers:
         seat = seat_at(s, d.game_id, d.seat)
         g = load_engine_game(game)
         if seat is None or not _owes(g, d.seat, d.kind):
+            return False
+        if engine.times_seen(g) >= CIRCLE_LIMIT:
+            # The computers (or a player and the computer) keep bringing the game back to the same
+            # position: playing on would never end the round (issue 16.2). The computer stops here,
+            # the decision waits for its player, and everybody is told why.
+            for r in seats_of(s, game.id):
+                if r.seat is not None and r.status == "accepted":
+                    mails.notice(s, game, r, _(
+                        "The computer stopped playing for %(name)s: the game kept coming back to the same "
+                        "position and would never end. It is %(name)s's decision now.", name=seat.name))
             return False
         token = tokens.seat_token(seat.token_salt)
         with playing_for_the_player():

@@ -139,3 +139,21 @@ def test_repetition_guard_lets_a_real_game_finish() -> None:
         g.play(seat, engine.bot_move(g, seat, "greedy", rng))
         guard.check(g)
     assert guard.moves == len(g.moves)
+
+
+def test_times_seen_counts_a_position_that_keeps_coming_back() -> None:
+    """Issue 16.2, for loops that keep no guard between moves (the service's clock): take the discard
+    and swap it onto A1, both players, again and again: the position comes back."""
+    g = engine.new_game(["Ann", "Bo"], seed="circle")
+    for cell in ("A1", "B1"):
+        for seat in (0, 1):
+            g.play(seat, f"reveal {cell}")
+    assert engine.times_seen(g) == 1
+    for _ in range(40):
+        seat = g.pending()[0].seat
+        g.play(seat, "take")
+        g.play(seat, "swap A1")
+    assert engine.times_seen(g) >= 3
+    fresh = engine.new_game(["Ann", "Bo", "Cy"], seed="no-circle")
+    engine.play_out(fresh, "greedy", random.Random(5))
+    assert engine.times_seen(fresh) == 1  # a finished game's last position is new

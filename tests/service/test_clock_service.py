@@ -140,3 +140,47 @@ def test_worker_once_with_the_services_default_handlers(app):
             assert clock.play_now(s, game_id, 0) == 1 and clock.play_now(s, game_id, 1) == 1
     assert cli_service.run_worker(app=app, once=True, mail=False) == 0
     assert len(q(app, select(MoveRow).where(MoveRow.game_id == game_id))) >= 2
+
+
+def test_the_computer_stops_when_the_game_keeps_coming_back_to_one_position(app):
+    """Issue 16.2: the clock plays one decision per sweep and keeps no guard in memory; a position
+    seen three times (engine.times_seen) means playing on would never end the round: the computer
+    stops, the decision waits for its player, and both players are told why."""
+    import engine
+    from service.play import usecases
+    from service.store import db
+    from service.store.models import GameRow, MoveRow
+    from service.store.outbox_models import OutboxMail
+
+    with app.app_context(), db.transaction(write=True) as s:  # a fixed deal: the same circle every run
+        created = usecases.create_game(s, host_name="Ann", host_email="ann@example.com",
+                                       players=[("Bo", "bo@example.com")], decision_hours=48,
+                                       setup={"seed": "circle-1"})
+        usecases.accept(s, created.tokens[1])
+        game_id, tokens = created.game.id, created.tokens
+
+    def state():
+        with app.app_context(), db.transaction() as s:
+            game = s.get(GameRow, game_id)
+            return engine.Game.from_json(game.state), game.version
+
+    def play(seat: int, moves: list[str]) -> None:
+        _g, version = state()
+        with app.app_context(), db.transaction(write=True) as s:
+            usecases.play(s, tokens[seat], render.slug_for(moves), version)
+
+    for cell in ("A1", "B1"):  # the opening: two reveals each
+        for seat in (0, 1):
+            play(seat, [f"reveal {cell}"])
+    while True:  # both take the discard and put it on A1, again and again
+        g, _version = state()
+        if engine.times_seen(g) >= timeouts.CIRCLE_LIMIT:
+            break
+        play(g.pending()[0].seat, ["take", "swap A1"])
+    owing = g.pending()[0].seat
+    moves_before = len(q(app, select(MoveRow)))
+    sweep(app, clock.utcnow() + timedelta(hours=49))
+    assert len(q(app, select(MoveRow))) == moves_before, "the computer did not play"
+    assert state()[0].pending()[0].seat == owing
+    told = q(app, select(OutboxMail).where(OutboxMail.text_body.like("%The computer stopped playing%")))
+    assert sorted(m.to_addr for m in told) == ["ann@example.com", "bo@example.com"]
