@@ -123,7 +123,9 @@ def _clock_board(game: GameRow, seat: SeatRow | None) -> dict:
 
 
 def _seat_page(token: str, *, message: str | None = None, status: int = 200, highlight=(),
-               confirm: dict | None = None, template: str = "board.html", talk_text: str | None = None):
+               confirm: dict | None = None, template: str = "board.html", talk_text: str | None = None,
+               done: str | None = None):
+    """A seat's page. `message`: why something was not done (the red box); `done`: what was (green)."""
     with transaction() as s:
         seat, game = usecases.seat_by_token(s, token)
         seats = usecases.seats_of(s, game.id)
@@ -134,14 +136,14 @@ def _seat_page(token: str, *, message: str | None = None, status: int = 200, hig
         return render_template("invite.html", game=game, seat=seat, seats=seats, token=token,
                                message=message, zones=zone_choices(), default_tz=seat.tz or host_tz), status
     ctx = _board_context(game, seat if seat.seat is not None else None, token, view, timeline)
-    return render_template(template, message=message, highlight=set(highlight), confirm=confirm,
+    return render_template(template, message=message, done=done, highlight=set(highlight), confirm=confirm,
                            talk_text=talk_text, **ctx), status
 
 
 @bp.get("/s/<token>")
 def seat(token: str):
     done = request.args.get("done", type=db_int)
-    return _seat_page(token, message=_done_message(token, done) if done is not None else None)
+    return _seat_page(token, done=_done_message(token, done) if done is not None else None)
 
 
 def _done_message(token: str, version: int) -> str | None:
