@@ -186,8 +186,10 @@ def export_record(s: Session, game_id: str) -> dict:
     return record
 
 
-def rematch(s: Session, token: str) -> tuple[GameRow, str]:
-    """New game, same players and options, the asker is host; idempotent per finished game."""
+def rematch(s: Session, token: str) -> tuple[GameRow, str, bool]:
+    """New game, same players, options and time zones, the asker is host; once per finished game.
+    Returns the rematch, the asker's token in it, and whether it had been started already: then
+    pressing Rematch is the asker's yes to it (their invitation is accepted, no second visit)."""
     seat, game = seat_by_token(s, token, lock=True)
     if game.status != "finished":
         raise Conflict(_("A rematch can be started once the game is over."))
@@ -197,11 +199,17 @@ def rematch(s: Session, token: str) -> tuple[GameRow, str]:
                                             func.lower(SeatRow.email) == seat.email.lower())).first()
         if mine is None:
             raise Conflict(_("A rematch was already started."))
-        return s.get(GameRow, game.rematch_id), tokens.seat_token(mine.token_salt)
+        mine_token = tokens.seat_token(mine.token_salt)
+        if mine.status == "invited":
+            accept(s, mine_token, tz=mine.tz or seat.tz)
+        return s.get(GameRow, game.rematch_id), mine_token, True
     others = [(r.name, r.email) for r in seats if r.id != seat.id]
     created = create_game(s, host_name=seat.name, host_email=seat.email, players=others,
                           variant=game.variant, options=game.options, decision_hours=game.decision_hours,
                           rematch_of=game.id, host_tz=seat.tz, reminder_hours=game.reminder_hours,
                           timeout_policy=game.timeout_policy)
+    zones = {r.email.lower(): r.tz for r in seats if r.tz}
+    for r in seats_of(s, created.game.id):  # everybody keeps their time zone
+        r.tz = zones.get(r.email.lower(), r.tz)
     game.rematch_id = created.game.id
-    return created.game, created.tokens[0]
+    return created.game, created.tokens[0], False

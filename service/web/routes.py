@@ -325,8 +325,9 @@ def rotate(token: str):
 @bp.post("/s/<token>/rematch")
 def rematch(token: str):
     with transaction(write=True) as s:
-        _game, new = usecases.rematch(s, token)
-    flash(_("Rematch! Invitations are on their way."))
+        _game, new, already = usecases.rematch(s, token)
+    flash(_("You are in the rematch that was already started.") if already
+          else _("Rematch! Invitations are on their way."))
     return _see_other(render.seat_path(new))
 
 

@@ -311,3 +311,32 @@ def test_proxy_hops_take_the_client_address_from_x_forwarded_for(db_url):
     got = app.test_client().get("/whoami", headers={"X-Forwarded-For": "203.0.113.7"},
                                 environ_base={"REMOTE_ADDR": "127.0.0.1"})
     assert got.text == "203.0.113.7"
+
+
+def test_the_second_rematch_click_joins_the_rematch_with_its_time_zone(app, client):
+    """Issue 15: the second player to press Rematch read "Invitations are on their way" though none
+    were sent, had to accept again, and their time zone went back to the host's."""
+    from sqlmodel import select
+
+    from service.store import db
+    from service.store.models import GameRow, SeatRow
+
+    _status, host = h.new_game(client)
+    h.accept_all(app, client)
+    gid = h.play_by_mail(app, client, rng=random.Random(1))
+    with app.app_context(), db.transaction(write=True) as s:
+        bo = s.exec(select(SeatRow).where(SeatRow.game_id == gid, SeatRow.email == "bo@example.com")).one()
+        bo.tz = "Europe/Amsterdam"
+    first = h.post_form(client, host + "/rematch", page_path=host)
+    assert first.status_code == 303
+    bo_board = seat_path(app, gid, 1)
+    browser = app.test_client()
+    second = h.post_form(browser, bo_board + "/rematch", page_path=bo_board)
+    assert second.status_code == 303
+    page = browser.get(h.path_of(second.headers["Location"]))
+    assert "You are in the rematch that was already started." in page.text
+    with app.app_context(), db.transaction() as s:
+        rematch = s.get(GameRow, s.get(GameRow, gid).rematch_id)
+        seats = {r.email: r for r in s.exec(select(SeatRow).where(SeatRow.game_id == rematch.id))}
+        assert seats["bo@example.com"].status == "accepted" and seats["bo@example.com"].tz == "Europe/Amsterdam"
+        assert rematch.status == "active", "both are in: the rematch is dealt"
