@@ -124,7 +124,7 @@ def _clock_board(game: GameRow, seat: SeatRow | None) -> dict:
 
 def _seat_page(token: str, *, message: str | None = None, status: int = 200, highlight=(),
                confirm: dict | None = None, template: str = "board.html", talk_text: str | None = None,
-               done: str | None = None):
+               done: str | None = None, plan_text: str | None = None):
     """A seat's page. `message`: why something was not done (the red box); `done`: what was (green)."""
     with transaction() as s:
         seat, game = usecases.seat_by_token(s, token)
@@ -137,7 +137,7 @@ def _seat_page(token: str, *, message: str | None = None, status: int = 200, hig
                                message=message, zones=zone_choices(), default_tz=seat.tz or host_tz), status
     ctx = _board_context(game, seat if seat.seat is not None else None, token, view, timeline)
     return render_template(template, message=message, done=done, highlight=set(highlight), confirm=confirm,
-                           talk_text=talk_text, **ctx), status
+                           talk_text=talk_text, plan_text=plan_text, **ctx), status
 
 
 @bp.get("/s/<token>")
@@ -209,10 +209,10 @@ def plan(token: str):
         with transaction(write=True) as s:
             played = usecases.play_plan(s, token, form.get("plan", ""), version, form_game=form.get("game"),
                                         form_seat=form.get("seat", type=db_int))
-    except Conflict as exc:
-        return _seat_page(token, message=exc.message, status=409)
+    except Conflict as exc:  # the typed plan stays in its field, to be corrected
+        return _seat_page(token, message=exc.message, status=409, plan_text=form.get("plan", ""))
     except usecases.Invalid as exc:
-        return _seat_page(token, message=exc.message, status=400)
+        return _seat_page(token, message=exc.message, status=400, plan_text=form.get("plan", ""))
     if played.stopped:  # played up to a move that depends on a card the plan turned up (issue 20.3)
         flash(_("Done: %(what)s", what=", ".join(played.moves)) + " " + played.stopped)
     else:

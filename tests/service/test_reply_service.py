@@ -327,6 +327,7 @@ def test_web_board_whole_turn_form(app, client):
               "seat": str(player.seat)}
     bad = client.post(seat_path + "/plan", data={**fields, "plan": "draw: if 4 or less swap B2"})
     assert bad.status_code == 400 and "else" in bad.text and version_of(app, game.id) == v
+    assert 'value="draw: if 4 or less swap B2"' in bad.text  # kept in its field to be corrected (issue 15)
     ok = client.post(seat_path + "/plan", data={**fields, "plan": "draw: if 4 or less swap B2, else swap C1"})
     assert ok.status_code == 303 and version_of(app, game.id) == v + 2
     again = client.post(seat_path + "/plan", data={**fields, "plan": "take swap A1"})
