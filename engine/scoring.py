@@ -53,6 +53,26 @@ class ScoringMixin:
         if revealed:
             events.append({"type": "final_reveal", "cards": revealed})
 
+    def _closer_doubled(self, raw: list[Any]) -> tuple[list[Any], list[int]]:
+        """C10 (and A8, with the same options): the round's scores from the raw sums, the closer's
+        doubled unless lowest (`doubling_tie`: strict doubles a tie too), never a score of 0 or less
+        with `doubling_positive_only`. Returns (scores, [the doubled seat] or [])."""
+        opts = self.options
+        scores = list(raw)
+        closer = self.closer
+        if not opts["doubling"] or closer < 0:
+            return scores, []
+        mine = raw[closer]
+        others = [raw[s] for s in self.active if s != closer]
+        if opts["doubling_tie"] == "strict":
+            beaten = any(o <= mine for o in others)
+        else:
+            beaten = any(o < mine for o in others)
+        if not beaten or (opts["doubling_positive_only"] and mine <= 0):
+            return scores, []
+        scores[closer] = mine * 2
+        return scores, [closer]
+
     def _end_round(self, events: list[dict[str, Any]]) -> None:
         """C9 end: turn up every face-down card (C8 final-reveal removal), score (C10), game end (C12)."""
         opts = self.options
@@ -65,20 +85,8 @@ class ScoringMixin:
         raw: list[int | None] = [None] * self.n
         for s in self.active:
             raw[s] = self._visible_sum(s)
-        scores = list(raw)
         closer = self.closer
-        doubled: list[int] = []
-        if opts["doubling"] and closer >= 0:
-            mine = raw[closer]
-            others = [raw[s] for s in self.active if s != closer]
-            beaten = (
-                any(o <= mine for o in others)
-                if opts["doubling_tie"] == "strict"
-                else any(o < mine for o in others)
-            )
-            if beaten and not (opts["doubling_positive_only"] and mine <= 0):
-                scores[closer] = mine * 2
-                doubled.append(closer)
+        scores, doubled = self._closer_doubled(raw)
         for s in self.active:
             self.totals[s] += scores[s]
         result = {

@@ -101,17 +101,8 @@ class ActionScoringMixin:
             held[s] = len(self.hands[s])
             stars[s] = bonus
             raw[s] = self._visible_sum(s) + bonus + HELD_CARD_PENALTY * len(self.hands[s])
-        scores = list(raw)
         closer = self.closer
-        doubled: list[int] = []
-        if opts["doubling"] and closer >= 0:
-            mine = raw[closer]
-            others = [raw[s] for s in self.active if s != closer]
-            strict = opts["doubling_tie"] == "strict"
-            beaten = any(o <= mine for o in others) if strict else any(o < mine for o in others)  # type: ignore[operator]
-            if beaten and not (opts["doubling_positive_only"] and mine <= 0):  # type: ignore[operator]
-                scores[closer] = mine * 2  # type: ignore[operator]
-                doubled.append(closer)
+        scores, doubled = self._closer_doubled(raw)  # C10's doubling (engine.scoring), as A8 says
         for s in self.active:
             self.totals[s] += scores[s]  # type: ignore[operator]
         result = {

@@ -260,6 +260,7 @@ def test_a2_simulate_of_the_greedy_action_game_that_looped_now_ends(capsys: pyte
     assert json.loads(capsys.readouterr().out)["games"] == 1
 
 
+@pytest.mark.timeout(120)  # without the guard the circle never ends: fail, do not hang
 def test_simulate_turns_bots_playing_in_a_circle_into_exit_2(monkeypatch, capsys) -> None:
     """A bot that takes the discard and swaps it back into the same cell never ends a round: simulate
     stops with a message (exit 2) instead of hanging (engine.RepetitionGuard)."""
