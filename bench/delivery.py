@@ -19,22 +19,19 @@ dropped at the end. Figures, not pass/fail.
 from __future__ import annotations
 
 import argparse
-import os
-import secrets
 import smtplib
 import socket
 import sys
 import tempfile
 import time
 from pathlib import Path
-from urllib.parse import quote
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from aiosmtpd.controller import Controller  # noqa: E402
-from sqlalchemy import create_engine, text  # noqa: E402
 from sqlmodel import Session, SQLModel, select  # noqa: E402
 
+from bench.pg import pg_schema_url  # noqa: E402
 from service.mail.config import configure  # noqa: E402
 from service.mail.delivery import deliver_due  # noqa: E402
 from service.mail.message import build_message  # noqa: E402
@@ -43,8 +40,6 @@ from service.mail.transport import SmtpTransport  # noqa: E402
 from service.store.db import make_engine  # noqa: E402
 from service.store.outbox_models import OutboxMail  # noqa: E402
 
-PG_URL = os.environ.get("BENCH_POSTGRES_URL") or os.environ.get(
-    "TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 HTML = "<html><body><table>" + "".join(f"<tr><td class='up'>{i}</td></tr>" for i in range(36)) + "</table></body></html>"
 TEXT = "Your turn.\n" + "\n".join(f"A{i}  5  -2  12  0" for i in range(12)) + "\n"
 
@@ -121,17 +116,14 @@ def main(argv: list[str] | None = None) -> int:
             with tempfile.TemporaryDirectory() as tmp:
                 run(name, f"sqlite:///{Path(tmp) / 'delivery.sqlite3'}", args.mails, args.recipients)
         elif name == "postgres":
-            schema = f"bench_{os.getpid()}_{secrets.token_hex(3)}"
-            admin = create_engine(PG_URL)
-            with admin.begin() as conn:
-                conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+            got = pg_schema_url()
+            if got is None:
+                raise SystemExit("PostgreSQL is not reachable")
+            url, drop = got
             try:
-                sep = "&" if "?" in PG_URL else "?"
-                run(name, f"{PG_URL}{sep}options={quote(f'-csearch_path={schema}')}", args.mails, args.recipients)
+                run(name, url, args.mails, args.recipients)
             finally:
-                with admin.begin() as conn:
-                    conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-                admin.dispose()
+                drop()
         else:
             parser.error(f"unknown database {name!r}")
     return 0

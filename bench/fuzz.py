@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import email
 import email.policy
-import os
 import random
 import re
 import secrets
@@ -30,9 +29,8 @@ from urllib.parse import quote
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-PG_URL = os.environ.get("BENCH_POSTGRES_URL") or os.environ.get(
-    "TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
-)
+from bench.pg import pg_schema_url  # noqa: E402
+
 CSRF_RE = re.compile(r'name="csrf_token"(?: type="hidden")? value="([^"]+)"')
 LINK_RE = re.compile(r"https?://localhost(/[^\s\"'<>]+)")
 METHODS = ["GET", "GET", "GET", "HEAD", "POST", "POST", "POST", "PUT", "DELETE", "OPTIONS", "PATCH"]
@@ -337,23 +335,6 @@ def run(name: str, url: str, count: int, seconds: float, seed: int) -> tuple[int
     return done, bad
 
 
-def pg_schema() -> tuple[str, callable]:
-    from sqlalchemy import create_engine, text
-
-    schema = f"fuzz_{os.getpid()}_{secrets.token_hex(3)}"
-    admin = create_engine(PG_URL, connect_args={"connect_timeout": 3})
-    with admin.begin() as conn:
-        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-
-    def drop() -> None:
-        with admin.begin() as conn:
-            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-        admin.dispose()
-
-    sep = "&" if "?" in PG_URL else "?"
-    return f"{PG_URL}{sep}options={quote(f'-csearch_path={schema}')}", drop
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -371,7 +352,10 @@ def main(argv: list[str] | None = None) -> int:
                     name, f"sqlite:///{Path(tmp) / 'fuzz.sqlite3'}", args.count, args.seconds, args.seed
                 )
         elif name == "postgres":
-            url, drop = pg_schema()
+            got = pg_schema_url()
+            if got is None:
+                raise SystemExit("PostgreSQL is not reachable")
+            url, drop = got
             try:
                 n, k = run(name, url, args.count, args.seconds, args.seed)
             finally:

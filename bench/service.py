@@ -31,13 +31,13 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from urllib.parse import quote, urlencode
+from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-PG_URL = os.environ.get("BENCH_POSTGRES_URL") or os.environ.get(
-    "TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+from bench.pg import pg_schema_url  # noqa: E402
+
 SECRET = secrets.token_hex(32)
 
 
@@ -77,27 +77,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def pg_schema_url() -> tuple[str, callable] | None:
-    from sqlalchemy import create_engine, text
-
-    schema = f"bench_{os.getpid()}_{secrets.token_hex(3)}"
-    try:
-        admin = create_engine(PG_URL, connect_args={"connect_timeout": 3})
-        with admin.begin() as conn:
-            conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-    except Exception as exc:  # noqa: BLE001
-        print(f"PostgreSQL not reachable ({type(exc).__name__}); skipping it", file=sys.stderr)
-        return None
-
-    def drop():
-        with admin.begin() as conn:
-            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-        admin.dispose()
-
-    sep = "&" if "?" in PG_URL else "?"
-    return f"{PG_URL}{sep}options={quote(f'-csearch_path={schema}')}", drop
 
 
 def start_gunicorn(target: str, env: dict, port: int) -> subprocess.Popen:
