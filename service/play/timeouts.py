@@ -38,7 +38,7 @@ def bot_decision(g: engine.Game, seat: int) -> list[str]:
     first = str(engine.bot_move(g, seat, BOT))
     if first != "take":
         return [first]
-    probe = engine.Game.from_json(g.to_json())
+    probe = engine.copy_game(g)
     probe.play(seat, first)
     return [first, str(engine.bot_move(probe, seat, BOT))]
 
