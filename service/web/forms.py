@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 
+from flask import request
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, FieldList, FormField, IntegerField, SelectField, StringField
@@ -12,7 +13,7 @@ from wtforms.validators import Email, InputRequired, Length, NumberRange, Option
 
 import engine
 from service.clock.core import valid_zone
-from service.clock.zones import zone_choices
+from service.clock.zones import zone_groups
 
 MAX_OTHERS = 7
 
@@ -84,18 +85,49 @@ class PlayerForm(FlaskForm):
     email = email_field(_l("Email"))
 
 
+# An option's label where a variant means something else by it (else OPTION_LABELS)
+VARIANT_OPTION_LABELS = {
+    "action": {
+        "final_reveal_removal": _l("Also remove sets (a column of three, a row of four equal cards) when cards "
+                                   "are turned up at round end"),
+    },
+}
+
+
+def option_field_name(variant: str, name: str) -> str:
+    """The form field of option `name` in `variant`'s fieldset: each variant has its own fields (its
+    own defaults), so a browser without JavaScript can send both fieldsets and the chosen one counts.
+    Classic keeps the names it always had."""
+    return f"opt_{name}" if variant == "classic" else f"{variant}_opt_{name}"
+
+
+def option_label(variant: str, name: str):
+    return VARIANT_OPTION_LABELS.get(variant, {}).get(name) or OPTION_LABELS.get(
+        name, name.replace("_", " ").capitalize())
+
+
+def default_in_words(default, allowed) -> str:
+    """An option's default as a person reads it: on/off, the choice's label, the number."""
+    if allowed is bool:
+        return str(_l("on") if default else _l("off"))
+    if isinstance(allowed, tuple):
+        return str(CHOICE_LABELS.get(default, str(default).replace("_", " ")))
+    return str(default)
+
+
 def option_fields(variant: str = "classic") -> dict:
+    """The fields of `variant`'s options that a form can set (the deck tables of SKYJO Action have
+    none: they keep their defaults), each with the variant's own default."""
     fields = {}
     for name, (default, allowed) in engine.option_table(variant).items():
-        label = OPTION_LABELS.get(name, name.replace("_", " ").capitalize())
+        label, key = option_label(variant, name), option_field_name(variant, name)
         if allowed is bool:
-            fields[f"opt_{name}"] = BooleanField(label, default=default)
+            fields[key] = BooleanField(label, default=default)
         elif allowed is int:
-            fields[f"opt_{name}"] = IntegerField(label, default=default,
-                                                 validators=[InputRequired(), NumberRange(1, 10_000)])
+            fields[key] = IntegerField(label, default=default, validators=[InputRequired(), NumberRange(1, 10_000)])
         elif isinstance(allowed, tuple):
             choices = [SelectChoice(c, CHOICE_LABELS.get(c, c)) for c in allowed]
-            fields[f"opt_{name}"] = SelectField(label, default=default, choices=choices)
+            fields[key] = SelectField(label, default=default, choices=choices)
     return fields
 
 
@@ -114,8 +146,8 @@ class _NewGameBase(FlaskForm):
     timeout_policy = SelectField(_l("When time runs out"), default="bot", choices=[
         SelectChoice("bot", _l("the computer makes the decision and the game goes on")),
         SelectChoice("wait", _l("wait (reminders only; the host can let the computer play)"))])
-    host_tz = SelectField(_l("Your time zone"), default="UTC", choices=[SelectChoice(z) for z in zone_choices()],
-                          validate_choice=False)
+    host_tz = SelectField(_l("Your time zone"), default="UTC", validate_choice=False, choices=[  # any valid zone
+        SelectChoice(name, label, optgroup=region or None) for region, zones in zone_groups() for name, label in zones])
 
     def validate_host_tz(self, field):
         if not field.data or not valid_zone(field.data):
@@ -166,22 +198,49 @@ class _NewGameBase(FlaskForm):
         return [(p.form.name.data.strip(), p.form.email.data.strip()) for p in self.players.entries
                 if (p.form.name.data or "").strip()]
 
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        wanted = request.args.get("variant")  # /new?variant=action: that variant is chosen (no JavaScript)
+        if not self.is_submitted() and wanted in engine.options.VARIANT_OPTIONS:
+            self.variant.data = wanted
+
+    def validate(self, extra_validators=None) -> bool:
+        """Only the chosen variant's fieldset counts: the other one's fields (sent by a browser
+        that shows both) are neither checked nor used."""
+        super().validate(extra_validators)
+        chosen = self.variant.data
+        for variant in engine.options.VARIANT_OPTIONS:
+            if variant != chosen:
+                for field in self._variant_fields(variant):
+                    field.errors = []
+        return not self.errors
+
+    def _variant_fields(self, variant: str) -> list:
+        keys = (option_field_name(variant, n) for n in engine.option_table(variant))
+        return [getattr(self, k) for k in keys if hasattr(self, k)]
+
     def options(self) -> dict:
-        """The chosen options the variant knows. The form shows classic defaults: for another variant
-        only options changed from them are passed, so that variant's own defaults apply otherwise."""
+        """The options of the chosen variant, from its own fieldset."""
         variant = self.variant.data or "classic"
-        out = {}
-        for name in engine.option_table(variant):
-            field = getattr(self, f"opt_{name}", None)
-            if field is not None and (variant == "classic" or field.data != field.default):
-                out[name] = field.data
+        return {name: getattr(self, option_field_name(variant, name)).data for name in engine.option_table(variant)
+                if hasattr(self, option_field_name(variant, name))}
+
+    def fieldsets(self) -> list[dict]:
+        """One fieldset per variant, the chosen one first: its label and, per option, the field
+        and its default in words."""
+        chosen = self.variant.data or "classic"
+        out = []
+        for variant in sorted(engine.options.VARIANT_OPTIONS, key=lambda v: v != chosen):
+            table = engine.option_table(variant)
+            fields = [(getattr(self, option_field_name(variant, n)), default_in_words(*table[n])) for n in table
+                      if hasattr(self, option_field_name(variant, n))]
+            out.append({"variant": variant, "label": VARIANT_LABELS.get(variant, variant), "fields": fields,
+                        "chosen": variant == chosen})
         return out
 
-    def option_field_list(self):
-        return [getattr(self, f"opt_{n}") for n in engine.option_table("classic") if hasattr(self, f"opt_{n}")]
 
-
-NewGameForm = type("NewGameForm", (_NewGameBase,), option_fields("classic"))
+NewGameForm = type("NewGameForm", (_NewGameBase,),
+                   {k: f for v in engine.options.VARIANT_OPTIONS for k, f in option_fields(v).items()})
 
 
 class LinksForm(FlaskForm):

@@ -9,7 +9,7 @@ from flask import Blueprint, abort, current_app, flash, render_template, request
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 
-from service.clock.zones import zone_choices
+from service.clock.zones import zone_groups
 from service.mail.sender import wake_background_sender
 from service.play import clock_service, talk, usecases
 from service.play.usecases import Conflict, NotFound
@@ -134,7 +134,7 @@ def _seat_page(token: str, *, message: str | None = None, status: int = 200, hig
     if view is None:
         host_tz = next((r.tz for r in seats if r.is_host and r.tz), None) or "UTC"
         return render_template("invite.html", game=game, seat=seat, seats=seats, token=token,
-                               message=message, zones=zone_choices(), default_tz=seat.tz or host_tz), status
+                               message=message, zone_groups=zone_groups(), default_tz=seat.tz or host_tz), status
     ctx = _board_context(game, seat if seat.seat is not None else None, token, view, timeline)
     return render_template(template, message=message, done=done, highlight=set(highlight), confirm=confirm,
                            talk_text=talk_text, plan_text=plan_text, **ctx), status

@@ -56,16 +56,32 @@ def new_game(client, players=(("Ann", "ann@example.com"), ("Bo", "bo@example.com
              extra=None) -> tuple[int, str]:
     page = client.get("/new")
     data = {"csrf_token": csrf_of(page.text), "host_name": players[0][0], "host_email": players[0][1],
-            "variant": "classic", "opt_target_score": str(target), "opt_start_tiebreak": "extra_reveal",
-            "opt_round_starter": "previous_closer", "opt_doubling_tie": "strict",
-            "opt_final_tiebreak": "shared", "opt_column_removal": "y", "opt_final_reveal_removal": "y",
-            "opt_doubling": "y", "opt_doubling_positive_only": "y", "decision_hours": "48"}
+            "variant": "classic", "decision_hours": "48", **option_form_data(target=target),
+            "opt_final_tiebreak": "shared"}
     for i, (name, email) in enumerate(players[1:]):
         data[f"players-{i}-name"] = name
         data[f"players-{i}-email"] = email
     data.update(extra or {})
     r = client.post("/new", data=data)
     return r.status_code, r.headers.get("Location", r.text)
+
+
+def option_form_data(target: int | None = None) -> dict:
+    """Every variant's option fields as a browser without JavaScript sends them (both fieldsets,
+    each at its variant's defaults; a checkbox that is off is not sent), with `target_score`."""
+    from service.web.forms import option_field_name
+
+    data = {}
+    for variant in engine.options.VARIANT_OPTIONS:
+        for name, (default, allowed) in engine.option_table(variant).items():
+            if name == "target_score" and target is not None:
+                default = target
+            if allowed is bool:
+                if default:
+                    data[option_field_name(variant, name)] = "y"
+            elif allowed is int or isinstance(allowed, tuple):
+                data[option_field_name(variant, name)] = str(default)
+    return data
 
 
 def post_form(client, path: str, extra: dict | None = None, page_path: str | None = None):
