@@ -52,6 +52,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     where = app.config["BASE_URL"]
     print(f"skyjo-pbem: serving on {where}  (database: {app.config['DATABASE_URL'].split('@')[-1]})",
           file=sys.stderr)
+    print(f"skyjo-pbem: open {where}/ in your browser to start a game", file=sys.stderr, flush=True)
     if app.config.get("DEV_MAILBOX") and not app.config.get("MAIL_URL"):
         print(f"skyjo-pbem: development mailbox at {where}/dev/mail — every mail appears there",
               file=sys.stderr)

@@ -79,8 +79,10 @@ def _plain(ctx: dict) -> orjson.Fragment:
                                         option=orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_NON_STR_KEYS))
 
 
-def invitation(s, game: GameRow, seat: SeatRow, host: SeatRow, seats: list[SeatRow]) -> None:
-    send(s, game, seat, "invitation", host=host, seats=seats)
+def invitation(s, game: GameRow, seat: SeatRow, host: SeatRow, seats: list[SeatRow],
+               rematch_of: str | None = None) -> None:
+    """`rematch_of`: the title of the finished game this one is a rematch of (the mail says so)."""
+    send(s, game, seat, "invitation", host=host, seats=seats, rematch_of=rematch_of)
 
 
 def host_created(s, game: GameRow, host: SeatRow, seats: list[SeatRow]) -> None:

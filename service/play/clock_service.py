@@ -153,10 +153,14 @@ def board_clock(s: Session | None, game: GameRow, seat: SeatRow | None, now: dat
         return out
     out["deadline_text"] = deadline_text(s, game, seat, status=status)
     sc = clock.seat_clock(s, game.id, seat.seat)
-    left_days = int(clock.vacation_left(sc, now).total_seconds() // 86400)
     away = sc.vacation_until if sc is not None and sc.vacation_until and sc.vacation_until > now else None
+    total = clock.MAX_VACATION.total_seconds()
+    booked = sc.vacation_used_s if sc is not None else 0  # the current vacation counts whole
     out["vacation"] = {"until": local_text(away, viewer_zone(status, seat)) if away else None,
-                       "left_days": left_days}
+                       # what is left of the game's 14 days, and the most a vacation from now may last
+                       # (a new one replaces the current one and gives back its unused part)
+                       "left": int(max(0, total - booked) // 86400), "of": int(total // 86400),
+                       "left_days": int(clock.vacation_left(sc, now).total_seconds() // 86400)}
     if seat.is_host and game.timeout_policy == "wait":
         out["play_now"] = [{"seat": r.seat, "name": r.name} for r in seats
                            if r.seat is not None and r.seat != seat.seat and status.get(r.seat, {}).get("deadlines")]

@@ -84,8 +84,9 @@ def create_game(s: Session, *, host_name: str, host_email: str, players: list[tu
         created.tokens[pos] = token
     s.flush()
     host = seat_rows[0]
+    previous = s.get(GameRow, rematch_of) if rematch_of else None
     for row in seat_rows[1:]:
-        mails.invitation(s, game, row, host, seat_rows)
+        mails.invitation(s, game, row, host, seat_rows, rematch_of=previous.title if previous else None)
     mails.host_created(s, game, host, seat_rows)
     return created
 
@@ -153,6 +154,8 @@ def decline(s: Session, token: str) -> tuple[SeatRow, GameRow]:
         raise Conflict(_("You already accepted this invitation; the host can cancel the game."))
     seat.status = "declined"
     seats = seats_of(s, game.id)
+    # the title (every mail's subject) names the players who may still play
+    game.title = game_title([r.name for r in seats if r.status != "declined"])
     host = next(r for r in seats if r.is_host)
     mails.notice(s, game, host, _("%(name)s declined the invitation.", name=seat.name))
     _check_deal(s, game, seats)
@@ -186,6 +189,12 @@ def export_record(s: Session, game_id: str) -> dict:
     return record
 
 
+def rematch_of_title(s: Session, game: GameRow) -> str | None:
+    """The title of the game `game` is a rematch of (None if it is none): invitations say so."""
+    previous = s.get(GameRow, game.rematch_of) if game.rematch_of else None
+    return previous.title if previous is not None else None
+
+
 def rematch(s: Session, token: str) -> tuple[GameRow, str, bool]:
     """New game, same players, options and time zones, the asker is host; once per finished game.
     Returns the rematch, the asker's token in it, and whether it had been started already: then
@@ -200,6 +209,8 @@ def rematch(s: Session, token: str) -> tuple[GameRow, str, bool]:
         if mine is None:
             raise Conflict(_("A rematch was already started."))
         mine_token = tokens.seat_token(mine.token_salt)
+        if mine.status == "declined":
+            raise Conflict(_("You declined the rematch."))
         if mine.status == "invited":
             accept(s, mine_token, tz=mine.tz or seat.tz)
         return s.get(GameRow, game.rematch_id), mine_token, True

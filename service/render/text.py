@@ -27,7 +27,8 @@ def text_board(view: dict) -> str:
         lines.append(p["name"] + (f" ({', '.join(tags)})" if tags else ""))
         lines.append(
             "   "
-            + _("total %(total)s, showing %(visible)s", total=p.get("total"), visible=p.get("visible_score"))
+            + _("game total %(total)s, face-up cards add up to %(visible)s", total=p.get("total"),
+                    visible=p.get("visible_score"))
         )
         lines.append("     " + "".join(f"  {c}  " for c in COLUMNS))
         for r, row in enumerate(grid_rows(p), start=1):

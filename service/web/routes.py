@@ -49,6 +49,13 @@ def index():
     return render_template("index.html", links_form=LinksForm())
 
 
+@bp.get("/favicon.ico")
+def favicon():
+    """The site icon (an SVG; pages link it, and browsers that ask for /favicon.ico get it too)."""
+    return render_template("favicon.svg"), 200, {"Content-Type": "image/svg+xml",
+                                                 "Cache-Control": "public, max-age=86400"}
+
+
 @bp.get("/healthz")
 def healthz():
     return {"ok": True}
@@ -131,9 +138,10 @@ def _seat_page(token: str, *, message: str | None = None, status: int = 200, hig
         seats = usecases.seats_of(s, game.id)
         playing = game.status not in {"inviting", "cancelled"} and game.state is not None
         view, timeline = talk.board(s, game, seat.seat) if playing else (None, [])
+        rematch_of = usecases.rematch_of_title(s, game) if view is None else None
     if view is None:
         host_tz = next((r.tz for r in seats if r.is_host and r.tz), None) or "UTC"
-        return render_template("invite.html", game=game, seat=seat, seats=seats, token=token,
+        return render_template("invite.html", game=game, seat=seat, seats=seats, token=token, rematch_of=rematch_of,
                                message=message, zone_groups=zone_groups(), default_tz=seat.tz or host_tz), status
     ctx = _board_context(game, seat if seat.seat is not None else None, token, view, timeline)
     return render_template(template, message=message, done=done, highlight=set(highlight), confirm=confirm,

@@ -349,7 +349,7 @@ def test_vacation_from_the_board_page_pauses_the_deadlines(app, client):
     bo = seat_link(app, game.id, "bo@example.com")
     before = open_rows(app, game.id, 1)[0]
     page = client.get(bo)
-    assert 'action="' + bo + '/vacation"' in page.text and "14 left in this game" in page.text
+    assert 'action="' + bo + '/vacation"' in page.text and "Vacation days left in this game: 14 of 14." in page.text
     assert client.get(bo + "/vacation").status_code == 405  # never on GET
     r = post_form(client, bo + "/vacation", {"days": "3"}, page_path=bo)
     assert r.status_code == 303
