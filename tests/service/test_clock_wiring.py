@@ -372,7 +372,7 @@ def test_vacation_from_the_board_page_pauses_the_deadlines(app, client):
     # Ten days of vacation taken earlier in this game (as if they had passed): twelve more is too much.
     with app.app_context(), db.transaction(write=True) as s:
         s.get(SeatClock, (game.id, 1)).vacation_used_s = 10 * 86400
-    assert "4 left in this game" in client.get(bo).text
+    assert "Vacation days left in this game: 4 of 14." in client.get(bo).text
     r = post_form(client, bo + "/vacation", {"days": "12"}, page_path=bo)
     assert r.status_code == 400 and "At most 14 days of vacation per game; 4.0 days left." in r.text
     assert sweep(app, back.deadline_at + timedelta(seconds=1)).timeouts == 1
