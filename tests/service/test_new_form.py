@@ -151,3 +151,13 @@ def test_accept_page_preselects_the_browser_zone_and_keeps_the_chosen_one(app, c
     r = h.post_form(client, bo + "/accept", {"tz": "America/Sao_Paulo"}, page_path=bo)
     assert r.status_code == 303
     assert h.seats(app, game.id)[1].tz == "America/Sao_Paulo"
+
+
+def test_without_tzdatas_tables_the_list_still_leaves_out_old_style_names(monkeypatch, tmp_path):
+    """A system whose zoneinfo has no zone.tab: the zones Python knows, minus Etc/, US/, ... names."""
+    from service.clock import zones
+
+    monkeypatch.setattr(zones, "TZPATH", (str(tmp_path),))
+    names = {name for name, _label in zones._curated()}
+    assert "Europe/Stockholm" in names and "America/Sao_Paulo" in names
+    assert not [n for n in names if n.startswith(("Etc/", "US/", "SystemV/", "Canada/", "Brazil/")) or "/" not in n]
