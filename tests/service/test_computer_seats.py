@@ -1,0 +1,268 @@
+"""Computer seats (issue 18, point 1): seats the computer plays at a level, from /new or for a seat
+whose player declined. They need no address, get no mail, are accepted at once, and decide when the
+clock sweeps (driven here by calling `clock.tick` directly, as the scheduler would), through the one
+move path. A person's mails show what the computers did and never a computer's face-down card.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+
+import pytest
+from sqlmodel import select
+
+import engine
+from service.clock import core as clock
+from service.play import computer, timeouts, usecases
+from service.store import db
+from service.store.clock_models import Deadline, SeatClock
+from service.store.models import GameRow, MoveRow, SeatRow
+from service.store.outbox_models import OutboxMail
+from tests.service import helpers as h
+from tests.service.test_hidden import check as check_hidden
+
+HUMAN = "ann@example.com"
+
+
+def sweep(app) -> clock.TickReport:
+    """One sweep of the clock at the real time (what the scheduler runs every interval)."""
+    with app.app_context():
+        report = clock.tick(None, lambda: db.transaction(write=True, app=app), timeouts.ServiceClockHandlers())
+    assert report.errors == 0, report.error_messages
+    return report
+
+
+def create(app, players, *, variant="classic", options=None, seed="computer-1"):
+    with app.app_context(), db.transaction(write=True) as s:
+        created = usecases.create_game(s, host_name="Ann", host_email=HUMAN, players=players, variant=variant,
+                                       options=options if options is not None else {"target_score": 1},
+                                       setup={"seed": seed})
+        return created.game.id, created.tokens
+
+
+def seat_rows(app, game_id) -> list[SeatRow]:
+    return h.seats(app, game_id)
+
+
+def engine_game(app, game_id) -> engine.Game:
+    return engine.Game.from_json(h.game_state(app, game_id)[1])
+
+
+def play_from_the_humans_mails(app, client, game_id, *, rng, check=None, max_steps=800) -> list[OutboxMail]:
+    """Sweep the clock (the computers decide), then make the human's move from the newest mail that
+    carries move links; until the game is over. After every sweep only the human owes decisions.
+    `check(mails, g)`: called with the mails queued since the last step and the full engine game."""
+    seen, latest, human_mails = 0, [], []
+    for _step in range(max_steps):
+        sweep(app)
+        new = h.mails(app, seen)
+        for m in new:
+            seen = max(seen, m.id)
+            assert m.to_addr == HUMAN, f"a mail to {m.to_addr!r}: only the person gets mail"
+            human_mails.append(m)
+            if h.move_links(m):
+                latest = h.move_links(m)
+        if check is not None:
+            check(new, engine.Game.from_json(h.full_state(app, game_id)))
+        _version, state, status = h.game_state(app, game_id)
+        if status == "finished":
+            return human_mails
+        g = engine.Game.from_json(state)
+        assert {p.seat for p in g.pending()} == {0}, f"after a sweep the computers owe nothing: {g.pending()}"
+        assert latest, "the person owes a decision but got no mail with links"
+        r = h.confirm(client, rng.choice(latest))
+        assert r.status_code == 303, r.text[-1500:]
+        latest = []  # the next move comes from the next mail
+    raise AssertionError("the game did not finish")
+
+
+# ---------------------------------------------------------------------------------------------------
+# creation
+
+
+def test_level_to_bot_is_one_mapping_and_strong_falls_back_until_registered():
+    assert computer.bot_for("normal") == "greedy"
+    assert computer.bot_for("easy") == "random"
+    expected = "strong" if "strong" in engine.bots.BOTS else "greedy"
+    assert computer.bot_for("strong") == expected
+    assert computer.bot_for("nonsense") == "greedy"
+
+
+def test_create_with_computer_seats_deals_at_once_and_mails_only_the_person(app):
+    gid, tokens = create(app, [("", "", "strong"), ("Robo", "ignored@example.com", "easy")])
+    rows = seat_rows(app, gid)
+    assert [r.name for r in rows] == ["Ann", "Computer (strong)", "Robo (easy)"]
+    assert [r.computer for r in rows] == [None, "strong", "easy"]
+    assert [r.status for r in rows] == ["accepted"] * 3
+    assert rows[1].email == rows[2].email == ""  # no address: nothing can reach it
+    assert h.game_state(app, gid)[2] == "active"  # nobody to wait for
+    mails = h.mails(app)
+    assert {m.to_addr for m in mails} == {HUMAN}
+    created = next(m for m in mails if "Your game is set up" in m.text_body)
+    assert "The computer plays: Computer (strong), Robo (easy)." in created.text_body
+    assert "invitations went to" not in created.text_body
+    # the clock knows the computer's seats: their decisions are due at once, never reminded
+    with app.app_context(), db.transaction() as s:
+        clocks = {c.seat: c for c in s.exec(select(SeatClock).where(SeatClock.game_id == gid))}
+        assert [clocks[i].computer for i in range(3)] == [False, True, True]
+        assert clocks[1].address is None and clocks[1].mail_pref == "off"
+        open_rows = list(s.exec(select(Deadline).where(Deadline.game_id == gid, Deadline.fired_at.is_(None))))
+    events = {r.seat: r.next_event for r in open_rows}
+    assert events == {0: "reminder", 1: "computer", 2: "computer"}
+    assert all(r.reminders_left == [] for r in open_rows if r.seat != 0)
+
+
+def test_the_new_game_form_takes_computer_seats(app, client):
+    status, location = h.new_game(client, players=(("Ann", HUMAN), ("", "")), extra={
+        "players-0-kind": "strong", "players-1-kind": "normal", "players-1-name": "Hal"})
+    assert status == 303, location
+    game = h.only_game(app)
+    assert [(r.name, r.computer) for r in seat_rows(app, game.id)] == [
+        ("Ann", None), ("Computer (strong)", "strong"), ("Hal (normal)", "normal")]
+    page = client.get(h.path_of(location)).text
+    assert "Your game has started" in page
+    assert "Computer (strong)" in page
+    # a level that does not exist is refused with the form (400), not a 500
+    status, body = h.new_game(client, players=(("Ann", HUMAN), ("", "")), extra={"players-0-kind": "godlike"})
+    assert status == 400 and "Not a valid choice" in body
+    # a person still needs name and email
+    status, body = h.new_game(client, players=(("Ann", HUMAN), ("Bo", "")))
+    assert status == 400
+
+
+def test_a_computer_level_that_does_not_exist_is_refused_by_the_use_case(app):
+    with pytest.raises(usecases.Invalid), app.app_context(), db.transaction(write=True) as s:
+        usecases.create_game(s, host_name="Ann", host_email=HUMAN, players=[("", "", "godlike")])
+
+
+# ---------------------------------------------------------------------------------------------------
+# playing
+
+
+def test_computers_decide_at_the_clocks_sweep_not_in_the_persons_request(app, client):
+    gid, tokens = create(app, [("", "", "normal"), ("", "", "easy")])
+    g = engine_game(app, gid)
+    assert {p.seat for p in g.pending()} == {0, 1, 2}  # the opening: everybody reveals
+    before = h.game_state(app, gid)[0]
+    report = sweep(app)
+    assert report.computer >= 2 and report.timeouts == 0
+    g = engine_game(app, gid)
+    assert g.version > before
+    assert {p.seat for p in g.pending()} == {0}, "the computers revealed their cards in that sweep"
+    assert sweep(app).claimed == 0  # nothing else is due: the person's deadline is two days away
+    # the person's move (a request) does not play the computers' turns: the next sweep does
+    mail = [m for m in h.mails(app) if h.move_links(m)][-1]
+    assert h.confirm(client, h.move_links(mail)[0]).status_code == 303
+    after_request = engine_game(app, gid)
+    with app.app_context(), db.transaction() as s:
+        movers = [m.seat for m in s.exec(select(MoveRow).where(MoveRow.game_id == gid,
+                                                                MoveRow.version_before >= after_request.version - 1))]
+    assert set(movers) <= {0}
+
+
+@pytest.mark.parametrize("variant", ["classic", "action"])
+def test_one_person_against_two_computers_plays_to_the_end_by_mail(app, client, variant):
+    gid, _tokens = create(app, [("", "", "strong"), ("", "", "normal")], variant=variant,
+                          seed=f"computer-{variant}")
+    hidden_checked = []
+
+    def no_hidden_card(new_mails, g):
+        for m in new_mails:
+            for part in (m.text_body, m.html_body or ""):
+                if variant == "classic":  # (test_hidden's check knows classic's cards)
+                    hidden_checked.append(check_hidden(part, g, 0, f"mail to {m.to_addr}"))
+
+    mails = play_from_the_humans_mails(app, client, gid, rng=random.Random(7), check=no_hidden_card)
+    assert h.game_state(app, gid)[2] == "finished"
+    assert any("Game over" in m.text_body for m in mails)
+    text = "\n".join(m.text_body for m in mails)
+    # the mails say what the computers did, by name
+    assert "Computer (strong) revealed" in text and "Computer (normal) revealed" in text
+    assert ("Computer (strong) put the" in text or "Computer (strong) discarded the" in text
+            or "Computer (strong) took" in text)
+    # the mails never ask the person for a computer's decision, and no reminder or timeout notice
+    assert "time ran out" not in text and "played by the computer until" not in text
+    if variant == "classic":
+        assert sum(hidden_checked) > 0, "the hidden-card check had nothing to catch"
+    # the record stays valid: replaying the export reproduces the game
+    with app.app_context(), db.transaction() as s:
+        record = usecases.export_record(s, gid)
+        final = usecases.full_game(s, s.get(GameRow, gid))
+    replayed = engine.replay(record)
+    assert replayed.is_over and replayed.to_json()["vals"] == final.to_json()["vals"]
+    with app.app_context(), db.transaction() as s:
+        outcomes = {d.outcome for d in s.exec(select(Deadline).where(Deadline.game_id == gid, Deadline.seat > 0))}
+    assert outcomes <= {"computer", "made"}, outcomes
+
+
+def test_a_declined_seat_is_taken_over_by_the_computer_at_the_hosts_choice(app, client):
+    gid, tokens = create(app, [("Bo", "bo@example.com"), ("Cy", "cy@example.com")])
+    bo, cy, host = (f"/s/{tokens[i]}" for i in (1, 2, 0))
+    assert h.post_form(client, bo + "/decline", page_path=bo).status_code == 303
+    notice = [m for m in h.mails(app) if m.to_addr == HUMAN][-1]
+    assert "let the computer play this seat" in notice.text_body
+    page = client.get(host).text
+    assert "Let the computer play this seat" in page
+    # only the host, only a declined seat
+    assert h.post_form(client, cy + "/computer", {"position": "1", "level": "strong"},
+                       page_path=host).status_code == 403
+    assert h.post_form(client, host + "/computer", {"position": "2", "level": "strong"},
+                       page_path=host).status_code == 409
+    assert h.post_form(client, host + "/computer", {"position": "1", "level": "godlike"},
+                       page_path=host).status_code == 400
+    r = h.post_form(client, host + "/computer", {"position": "1", "level": "strong"}, page_path=host)
+    assert r.status_code == 303
+    rows = seat_rows(app, gid)
+    assert (rows[1].name, rows[1].computer, rows[1].status, rows[1].email) == (
+        "Computer (strong)", "strong", "accepted", "")
+    # the person who declined no longer reaches the seat with their old link
+    assert client.get(bo).status_code == 404
+    assert h.game_state(app, gid)[2] == "inviting"  # Cy has not answered yet
+    assert h.post_form(client, cy + "/accept", page_path=cy).status_code == 303
+    assert h.game_state(app, gid)[2] == "active"
+    sweep(app)
+    g = engine_game(app, gid)
+    assert 1 not in {p.seat for p in g.pending()}, "the computer revealed for the taken-over seat"
+    assert "bo@example.com" not in {m.to_addr for m in h.mails(app)[-5:]}
+
+
+def test_a_two_player_game_whose_guest_declines_waits_for_the_host(app, client):
+    gid, tokens = create(app, [("Bo", "bo@example.com")])
+    bo, host = f"/s/{tokens[1]}", f"/s/{tokens[0]}"
+    assert h.post_form(client, bo + "/decline", page_path=bo).status_code == 303
+    assert h.game_state(app, gid)[2] == "inviting"
+    assert h.post_form(client, host + "/computer", {"position": "1", "level": "normal"},
+                       page_path=host).status_code == 303
+    assert h.game_state(app, gid)[2] == "active"
+
+
+def test_two_workers_sweeping_at_once_play_each_computer_decision_once(app):
+    """On SQLite and PostgreSQL: the claim of a computer's deadline row is won by one sweep, and the
+    game row is locked while a computer decides, so no decision is made twice and none fails."""
+    gid, _tokens = create(app, [("", "", "normal"), ("", "", "normal"), ("", "", "easy")])
+    barrier = threading.Barrier(2)
+    reports: list[clock.TickReport] = []
+
+    def worker():
+        barrier.wait()
+        with app.app_context():
+            reports.append(clock.tick(None, lambda: db.transaction(write=True, app=app),
+                                      timeouts.ServiceClockHandlers()))
+
+    threads = [threading.Thread(target=worker) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert len(reports) == 2 and all(r.errors == 0 for r in reports), [r.error_messages for r in reports]
+    g = engine.Game.from_json(h.full_state(app, gid))
+    assert {p.seat for p in g.pending()} == {0}
+    reveals = [e for e in g.log if e["type"] == "reveal"]
+    by_seat = {s: sum(1 for e in reveals if e["seat"] == s) for s in (1, 2, 3)}
+    assert by_seat == {1: 2, 2: 2, 3: 2}, by_seat  # two opening reveals each, not one more
+    with app.app_context(), db.transaction() as s:
+        numbers = list(s.exec(select(MoveRow.number).where(MoveRow.game_id == gid)))
+    assert len(numbers) == len(set(numbers)) == g.version
+    # every computer decision applied once across both workers (one reveal each: all seats owe at once)
+    assert sum(r.computer for r in reports) == sum(by_seat.values())
