@@ -194,6 +194,15 @@ def test_one_person_against_two_computers_plays_to_the_end_by_mail(app, client, 
     with app.app_context(), db.transaction() as s:
         outcomes = {d.outcome for d in s.exec(select(Deadline).where(Deadline.game_id == gid, Deadline.seat > 0))}
     assert outcomes <= {"computer", "made"}, outcomes
+    # a rematch keeps the computer seats (same names, same levels) and starts at once
+    host_path = f"/s/{_tokens[0]}"
+    assert h.post_form(client, host_path + "/rematch", page_path=host_path).status_code == 303
+    with app.app_context(), db.transaction() as s:
+        again = s.get(GameRow, s.get(GameRow, gid).rematch_id)
+        rows = list(s.exec(select(SeatRow).where(SeatRow.game_id == again.id).order_by(SeatRow.position)))
+    assert [(r.name, r.computer) for r in rows] == [("Ann", None), ("Computer (strong)", "strong"),
+                                                    ("Computer (normal)", "normal")]
+    assert again.status == "active"
 
 
 def test_a_declined_seat_is_taken_over_by_the_computer_at_the_hosts_choice(app, client):
@@ -266,3 +275,25 @@ def test_two_workers_sweeping_at_once_play_each_computer_decision_once(app):
     assert len(numbers) == len(set(numbers)) == g.version
     # every computer decision applied once across both workers (one reveal each: all seats owe at once)
     assert sum(r.computer for r in reports) == sum(by_seat.values())
+
+
+def test_the_clock_in_this_process_is_woken_when_a_computer_owes_a_decision(app):
+    """`serve` runs the clock in its process: a transaction that makes a computer seat owe a
+    decision wakes it when it commits, so the computer decides within moments, not at the next
+    interval (an hour here)."""
+    import time
+
+    from service.clock.scheduler import start_in_process, stop_in_process
+
+    sched = start_in_process(app, interval=3600, use_reloader=False)
+    try:
+        time.sleep(0.5)  # the sweep it runs when it starts
+        gid, _tokens = create(app, [("", "", "normal")])
+        for _ in range(100):
+            if {p.seat for p in engine_game(app, gid).pending()} == {0}:
+                break
+            time.sleep(0.1)
+        assert {p.seat for p in engine_game(app, gid).pending()} == {0}, "the computer did not reveal"
+        assert sched.get_job("skyjo-clock-tick").trigger.interval.total_seconds() == 3600
+    finally:
+        stop_in_process()
