@@ -183,6 +183,7 @@ def test_one_person_against_two_computers_plays_to_the_end_by_mail(app, client, 
             or "Computer (strong) took" in text)
     # the mails never ask the person for a computer's decision, and no reminder or timeout notice
     assert "time ran out" not in text and "played by the computer until" not in text
+    assert "Computer (strong) has until" not in text and "Computer (normal) has until" not in text
     if variant == "classic":
         assert sum(hidden_checked) > 0, "the hidden-card check had nothing to catch"
     # the record stays valid: replaying the export reproduces the game
@@ -297,3 +298,16 @@ def test_the_clock_in_this_process_is_woken_when_a_computer_owes_a_decision(app)
         assert sched.get_job("skyjo-clock-tick").trigger.interval.total_seconds() == 3600
     finally:
         stop_in_process()
+
+
+def test_a_computer_caught_in_a_repeating_position_plays_a_random_move(app, monkeypatch):
+    """The circle guard (issue 16.2, engine.times_seen): where the timeout bot stops and waits for its
+    player, a computer seat has no player to wait for, so it plays a random legal move instead."""
+    gid, _tokens = create(app, [("", "", "normal")])
+    used = []
+    real_turn = computer.turn_of
+    monkeypatch.setattr(computer.engine, "times_seen", lambda g: computer.CIRCLE_LIMIT)
+    monkeypatch.setattr(computer, "turn_of", lambda g, seat, bot: used.append(bot) or real_turn(g, seat, bot))
+    sweep(app)
+    assert used and set(used) == {"random"}
+    assert {p.seat for p in engine_game(app, gid).pending()} == {0}
