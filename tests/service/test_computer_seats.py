@@ -184,6 +184,8 @@ def test_one_person_against_two_computers_plays_to_the_end_by_mail(app, client, 
     # the mails never ask the person for a computer's decision, and no reminder or timeout notice
     assert "time ran out" not in text and "played by the computer until" not in text
     assert "Computer (strong) has until" not in text and "Computer (normal) has until" not in text
+    if variant == "classic":  # the final turns after a close were played by the computers too
+        assert "closes the round; everyone else plays once more" in text
     if variant == "classic":
         assert sum(hidden_checked) > 0, "the hidden-card check had nothing to catch"
     # the record stays valid: replaying the export reproduces the game
@@ -311,3 +313,49 @@ def test_a_computer_caught_in_a_repeating_position_plays_a_random_move(app, monk
     sweep(app)
     assert used and set(used) == {"random"}
     assert {p.seat for p in engine_game(app, gid).pending()} == {0}
+
+
+def _tie_deal() -> dict:
+    """Round 1 dealt by hand: the person's grid has every value from -2 to 9 (any two-card sum from -3
+    to 17 can be revealed), the computers' cards are 1 to 8 (their opening sums are 2 to 16)."""
+    from engine.cards import CLASSIC_COUNTS
+
+    grids = [[-2, -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4],
+             [5, 6, 7, 8, 1, 2, 3, 4, 5, 6, 7, 8]]
+    rest = dict(CLASSIC_COUNTS)
+    for grid in grids:
+        for v in grid:
+            rest[v] -= 1
+    pile = [v for v, n in sorted(rest.items()) for _ in range(n)]
+    random.Random(5).shuffle(pile)
+    return {"deal": {"grids": grids, "discard": pile[0], "draw": pile[1:]}}
+
+
+def test_a_computer_tied_for_the_start_reveals_its_extra_card_on_the_clock(app, client):
+    """C5 with `extra_reveal`: the person ties with the leading computer on purpose; the computer's
+    tie reveal is a decision the clock plays like any other, and the person's mail tells of it."""
+    with app.app_context(), db.transaction(write=True) as s:
+        created = usecases.create_game(s, host_name="Ann", host_email=HUMAN, players=[("", "", "normal"),
+                                       ("", "", "easy")], options={"target_score": 1, "start_tiebreak": "extra_reveal"},
+                                       setup={"seed": "tie-1", "deals": [_tie_deal()]})
+    gid, token = created.game.id, created.tokens[0]
+    sweep(app)
+    g = engine_game(app, gid)
+    sums = {s: sum(g.vals[s][c] for c in range(12) if g.face[s][c] == engine.game.UP) for s in (1, 2)}
+    leader = max(sums, key=lambda s: (sums[s], -s))
+    want = sums[leader]
+    pair = next((a, b) for a in range(12) for b in range(a + 1, 12) if g.vals[0][a] + g.vals[0][b] == want)
+    names = [c["cell"] for c in engine.view(g, 0)["players"][0]["grid"]]
+    for c in pair:
+        with app.app_context(), db.transaction(write=True) as s:
+            usecases.play(s, token, f"reveal-{names[c].lower()}", h.game_state(app, gid)[0])
+    g = engine_game(app, gid)
+    tied = {p.seat for p in g.pending()}
+    assert 0 in tied and leader in tied, g.pending()  # the tie: both owe one more card
+    sweep(app)
+    full = engine.Game.from_json(h.full_state(app, gid))
+    assert any(e["type"] == "start_tie" for e in full.log)
+    assert sum(1 for e in full.log if e["type"] == "reveal" and e["seat"] == leader) == 3
+    assert leader not in {p.seat for p in engine_game(app, gid).pending()}
+    text = "\n".join(m.text_body for m in h.mails(app))
+    assert "are tied for the start" in text
