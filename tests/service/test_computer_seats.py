@@ -359,3 +359,29 @@ def test_a_computer_tied_for_the_start_reveals_its_extra_card_on_the_clock(app, 
     assert leader not in {p.seat for p in engine_game(app, gid).pending()}
     text = "\n".join(m.text_body for m in h.mails(app))
     assert "are tied for the start" in text
+
+
+def test_reminders_and_boards_never_list_a_computer_as_someone_to_wait_for(app, client):
+    from datetime import timedelta
+
+    gid, tokens = create(app, [("", "", "normal")])
+    # the first turn mail is queued at the deal, while the computer's reveals are still open
+    first = [m for m in h.mails(app) if h.move_links(m)]
+    assert len(first) == 1 and "has until" not in first[0].text_body, first[0].text_body
+    assert "Computer (normal)" in first[0].text_body
+    sweep(app)  # the computer's opening reveals
+    before = max((m.id for m in h.mails(app)), default=0)
+    start = clock.utcnow()
+    reminders = []
+    for hours in (25, 31, 37, 43):  # the 24-hours-before reminder, wherever quiet hours put it
+        with app.app_context():
+            clock.tick(start + timedelta(hours=hours), lambda: db.transaction(write=True, app=app),
+                       timeouts.ServiceClockHandlers())
+        reminders = [m for m in h.mails(app, before) if "Reminder" in m.text_body]
+        if reminders:
+            break
+    assert reminders and {m.to_addr for m in reminders} == {HUMAN}
+    assert "Computer (normal)" in reminders[0].text_body  # its board is shown ...
+    assert "Computer (normal) has until" not in reminders[0].text_body  # ... but nobody waits for it
+    page = client.get(f"/s/{tokens[0]}").text
+    assert "Computer (normal) has until" not in page
