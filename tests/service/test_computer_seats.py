@@ -94,6 +94,9 @@ def test_create_with_computer_seats_deals_at_once_and_mails_only_the_person(app)
     rows = seat_rows(app, gid)
     assert [r.name for r in rows] == ["Ann", "Computer (strong)", "Robo (easy)"]
     assert [r.computer for r in rows] == [None, "strong", "easy"]
+    gid2, _tokens = create(app, [("", "", "strong"), ("", "", "strong"), ("Computer", "", "strong")])
+    assert [r.name for r in seat_rows(app, gid2)][1:] == ["Computer (strong)", "Computer 2 (strong)",
+                                                          "Computer 3 (strong)"]
     assert [r.status for r in rows] == ["accepted"] * 3
     assert rows[1].email == rows[2].email == ""  # no address: nothing can reach it
     assert h.game_state(app, gid)[2] == "active"  # nobody to wait for
@@ -259,8 +262,9 @@ def test_two_workers_sweeping_at_once_play_each_computer_decision_once(app):
     def worker():
         barrier.wait()
         with app.app_context():
+            # one row per claim: the two workers take rows of the same game at the same time
             reports.append(clock.tick(None, lambda: db.transaction(write=True, app=app),
-                                      timeouts.ServiceClockHandlers()))
+                                      timeouts.ServiceClockHandlers(), batch_size=1))
 
     threads = [threading.Thread(target=worker) for _ in range(2)]
     for t in threads:
