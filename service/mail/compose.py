@@ -37,7 +37,10 @@ def send(s, game: GameRow, seat: SeatRow, template: str, *, asks: bool = False, 
 
     `asks=True`: the mail asks the seat for a decision, so replying to it plays (Reply-To is the
     seat's reply address with the game version, and the two lines of command help are shown).
-    The mail carries the table talk written since the seat's previous mail (`mail.talk`)."""
+    The mail carries the table talk written since the seat's previous mail (`mail.talk`). A seat the
+    computer plays (issue 18) has no address and gets no mail: nothing is queued."""
+    if seat.computer:
+        return
     token = tokens.seat_token(seat.token_salt)
     talk = since_last_mail(s, game, seat)
     if talk is not None:
@@ -55,7 +58,8 @@ def _game_ctx(game: GameRow) -> dict:
 
 
 def _seat_ctx(seat: SeatRow) -> dict:
-    return {"name": seat.name, "seat": seat.seat, "position": seat.position, "is_host": seat.is_host}
+    return {"name": seat.name, "seat": seat.seat, "position": seat.position, "is_host": seat.is_host,
+            "computer": seat.computer}
 
 
 def _json_default(value):

@@ -5,17 +5,20 @@ move's transaction (a mail exists iff the move committed)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 
 from flask_babel import gettext as _
 from sqlalchemy.orm import object_session
+from sqlmodel import select
 
 import engine
+from engine.view import with_text
 from service.clock.entries import clock_entry, others_entries, rules_of, viewer_zone
 from service.mail import compose
 from service.mail.compose import send
 from service.play import clock_service, lookups
-from service.store.models import GameRow, SeatRow
+from service.store.models import GameRow, MoveRow, SeatRow
 
 
 def turn_context(game: GameRow, seat: SeatRow, view: dict, seats: list[SeatRow] | None = None,
@@ -93,22 +96,23 @@ def after_move(s, game: GameRow, seats: list[SeatRow], pending_before: set[int],
         tell_mover = bool(back_note) or not already
         clock_status = None  # the timeout notes may have changed the clocks: read them again
     mailed = set()
+    shown = _since_own_move(s, game, new, events) if any(r.computer for r in seats) else lambda _seat: events
     if new.is_over:
         for r in playing:
             if r.mail_pref != "off":
-                send(s, game, r, "game_over", view=engine.view(new, r.seat, log=False), events=events,
+                send(s, game, r, "game_over", view=engine.view(new, r.seat, log=False), events=shown(r.seat),
                       clock_note=clock_note)
         return
     for r in playing:
         owes_new = r.seat in after and (r.seat == mover or r.seat not in pending_before or round_done)
         if owes_new:
             round_over = engine.view(new, r.seat, log=False)["rounds"][-1] if round_done else None
-            decision_or_nothing(s, game, r, new, events=events, round_over=round_over, clock_note=clock_note,
+            decision_or_nothing(s, game, r, new, events=shown(r.seat), round_over=round_over, clock_note=clock_note,
                                 seats=seats, clock_status=clock_status)
             mailed.add(r.seat)
         elif round_done and r.mail_pref != "off":
             view = engine.view(new, r.seat, log=False)
-            send(s, game, r, "round_over", view=view, events=events, round_over=view["rounds"][-1],
+            send(s, game, r, "round_over", view=view, events=shown(r.seat), round_over=view["rounds"][-1],
                   clock_note=clock_note)
             mailed.add(r.seat)
     if tell_mover and (mover not in mailed or back_note):
@@ -119,3 +123,26 @@ def after_move(s, game: GameRow, seats: list[SeatRow], pending_before: set[int],
             if back_note:
                 lines.append(back_note)
             compose.notice(s, game, me, "\n".join(lines))
+
+
+SINCE_OWN_MOVE_ROWS = 60  # decisions looked back at, at most
+
+
+def _since_own_move(s, game: GameRow, new: engine.Game, events: list[dict]) -> Callable[[int], list[dict]]:
+    """In a game with computer seats (issue 18) a person's mail shows every decision made since
+    their own last one (the computers play one after another, and each of their decisions mails
+    nobody): seat -> those public events, with their sentences, oldest first. This decision's move
+    rows are written already (`moves.decide`); `events` are its events as the mover's mails show them."""
+    rows = s.exec(select(MoveRow.seat, MoveRow.events).where(MoveRow.game_id == game.id,
+                                                             MoveRow.events.is_not(None))
+                  .order_by(MoveRow.number.desc()).limit(SINCE_OWN_MOVE_ROWS)).all()
+
+    def shown(seat: int) -> list[dict]:
+        out: list[list[dict]] = []
+        for i, (mover, evs) in enumerate(rows):
+            if mover == seat and i > 0:
+                break
+            out.append(events if i == 0 else [with_text(e, new.names) for e in evs or ()])
+        return [e for evs in reversed(out) for e in evs]
+
+    return shown

@@ -4,6 +4,8 @@ scheduler through `app.extensions["clock_handlers"]`, which `create_app` sets):
 * `on_timeout`: the greedy bot's decision for the late seat, through the one move path
   (`moves.play` with the seat's own token and the deadline's version: the usual checks apply);
   after a bot `draw` it also places the card;
+* `on_computer`: the decision a computer seat owes (issue 18, `play.computer`), through the one
+  move path too, without the timeout's notices;
 * `on_reminder`: the turn mail again, with the reminder on top (its links and Reply-To still play);
 * `on_digest`: one mail per address listing each waiting game (with each game's table talk since
   the seat's previous mail).
@@ -20,7 +22,7 @@ import engine
 from service.clock import core as clock
 from service.mail import compose as mails
 from service.mail.talk import since_last_mail
-from service.play import moves, notify
+from service.play import computer, moves, notify
 from service.play.clock_service import playing_for_the_player
 from service.play.lookups import load_engine_game, seat_at, seats_of
 from service.render import board as render
@@ -80,6 +82,9 @@ class ServiceClockHandlers:
                     break
                 expected = game.version
         return True
+
+    def on_computer(self, s: Session, d: Deadline) -> bool:
+        return computer.play_owed_decision(s, d)
 
     def on_reminder(self, s: Session, d: Deadline) -> bool:
         game = s.get(GameRow, d.game_id)

@@ -21,6 +21,7 @@ from service.play.games import (
     Created,
     accept,
     cancel,
+    computer_takes_seat,
     create_game,
     deal,
     decline,
@@ -55,7 +56,7 @@ from service.play.settings import (
 
 __all__ = [
     "MAX_PLAYERS", "MIN_PLAYERS", "Conflict", "Created", "Forbidden", "Invalid", "NotFound", "PlanPlayed",
-    "Played", "UseCaseError", "accept", "apply_moves", "cancel", "create_game", "deadline_of", "deal",
+    "Played", "UseCaseError", "accept", "apply_moves", "cancel", "computer_takes_seat", "create_game", "deadline_of", "deal",
     "decide", "decision_at", "decline", "default_options", "export_record", "full_game", "game_title",
     "host_play_now", "load_engine_game", "mail_my_links", "parse_slug", "play", "play_plan", "play_plan_for",
     "rematch", "rematch_of_title", "rotate_token", "seat_by_token", "seats_of", "set_mail_pref", "stale_reason",

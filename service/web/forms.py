@@ -83,6 +83,13 @@ class PlayerForm(FlaskForm):
 
     name = StringField(_l("Name"), validators=[Optional(), Length(max=40), printable])
     email = email_field(_l("Email"))
+    # issue 18: a person (invited by email) or the computer at a level (no email; the name is optional)
+    kind = SelectField(_l("Who plays"), default="person", choices=[
+        SelectChoice("person", _l("Person (email)")), SelectChoice("easy", _l("Computer: easy")),
+        SelectChoice("normal", _l("Computer: normal")), SelectChoice("strong", _l("Computer: strong"))])
+
+    def computer_level(self) -> str | None:
+        return None if self.kind.data in (None, "", "person") else self.kind.data
 
 
 # An option's label where a variant means something else by it (else OPTION_LABELS)
@@ -174,19 +181,20 @@ class _NewGameBase(FlaskForm):
         return sorted({int(h) if h == int(h) else h for h in hours}, reverse=True)
 
     def validate_players(self, field):
-        entries = [(p.form.name.data or "").strip() for p in field.entries]
-        emails = [(p.form.email.data or "").strip() for p in field.entries]
-        for p, n, e in zip(field.entries, entries, emails, strict=True):
+        people = [p for p in field.entries if p.form.computer_level() is None]
+        entries = [(p.form.name.data or "").strip() for p in people]
+        emails = [(p.form.email.data or "").strip() for p in people]
+        for p, n, e in zip(people, entries, emails, strict=True):
             if bool(n) != bool(e):
                 (p.form.email if n else p.form.name).errors.append(
                     _l("Give both a name and an email, or leave both empty."))
                 raise ValidationError(_l("Each player needs a name and an email."))
         others = [e.lower() for e in emails if e]
-        if not others:
+        if not others and len(people) == len(field.entries):
             raise ValidationError(_l("Invite at least one other player."))
         everyone = [(self.host_email.data or "").strip().lower()] + others
         if len(set(everyone)) != len(everyone):
-            for p, e in zip(field.entries, emails, strict=True):
+            for p, e in zip(people, emails, strict=True):
                 if e and (everyone.count(e.lower()) > 1):
                     p.form.email.errors.append(_l("This email is used twice."))
             raise ValidationError(_l("Every player needs a different email address."))
@@ -194,9 +202,12 @@ class _NewGameBase(FlaskForm):
         if len(set(names)) != len(names):
             raise ValidationError(_l("Every player needs a different name."))
 
-    def others(self) -> list[tuple[str, str]]:
-        return [(p.form.name.data.strip(), p.form.email.data.strip()) for p in self.players.entries
-                if (p.form.name.data or "").strip()]
+    def others(self) -> list[tuple[str, str, str | None]]:
+        """(name, email, computer level or None) of each filled row, in order: a person's row with a
+        name, and every computer row (its email is ignored, its name may be empty)."""
+        return [((p.form.name.data or "").strip(), (p.form.email.data or "").strip(), p.form.computer_level())
+                for p in self.players.entries
+                if p.form.computer_level() is not None or (p.form.name.data or "").strip()]
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)

@@ -76,8 +76,12 @@ def new_game():
         except usecases.Invalid as exc:
             form.form_errors.append(exc.message)
         else:
-            flash(_("Your game is set up and the invitations are on their way. Keep this page's address: "
-                    "it is your personal link (it was mailed to you too)."))
+            if created.game.status == "active":  # only computers were invited: dealt at once
+                flash(_("Your game has started. Keep this page's address: it is your personal link (it was "
+                        "mailed to you too)."))
+            else:
+                flash(_("Your game is set up and the invitations are on their way. Keep this page's address: "
+                        "it is your personal link (it was mailed to you too)."))
             return _see_other(render.seat_path(created.tokens[0]))
     status = 400 if request.method == "POST" else 200
     return render_template("new.html", form=form), status
@@ -311,6 +315,18 @@ def decline(token: str):
     with transaction(write=True) as s:
         usecases.decline(s, token)
     flash(_("You declined the invitation. The host has been told."))
+    return _see_other(render.seat_path(token))
+
+
+@bp.post("/s/<token>/computer")
+def computer_seat(token: str):
+    """The host lets the computer play a seat whose player declined (issue 18)."""
+    position = request.form.get("position", type=db_int)
+    if position is None:
+        raise usecases.Invalid(_("Choose a seat."))
+    with transaction(write=True) as s:
+        row = usecases.computer_takes_seat(s, token, position, request.form.get("level", ""))
+    flash(_("%(name)s plays this seat.", name=row.name))
     return _see_other(render.seat_path(token))
 
 

@@ -345,3 +345,97 @@ def test_new_switches_variant_options_at_once_and_takes_the_browser_zone(app_liv
         assert bo_seat.tz == "Africa/Johannesburg"
         context.close()
         browser.close()
+
+
+@pytest.fixture
+def computer_server(tmp_path):
+    """The service with its clock ticking in this process (as `skyjo-pbem serve` runs it): the
+    computers' decisions are played by the clock, woken right after each move commits."""
+    if not os.path.exists(CHROMIUM):
+        if IN_CI:
+            pytest.fail("chromium is required under CI=true (apt-get install chromium)")
+        pytest.skip("Debian's chromium is not installed")
+    app = make_app(f"sqlite:///{tmp_path / 'computer.sqlite3'}", TESTING=False, DEV_MAILBOX=True,
+                   GAME_SETUP={"seed": "browser-computer-1"}, CLOCK_INTERVAL=5)
+    srv = make_server("127.0.0.1", 0, app, threaded=True)
+    base = f"http://127.0.0.1:{srv.server_port}"
+    app.config["BASE_URL"] = base
+    from service.clock.scheduler import start_in_process, stop_in_process
+    from service.mail.sender import start_background_sender, stop_background_sender
+
+    start_background_sender(app, interval=0.2, use_reloader=False)
+    start_in_process(app, use_reloader=False)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    yield base
+    srv.shutdown()
+    stop_in_process()
+    stop_background_sender(app)
+
+
+def test_one_person_and_two_computer_seats_from_new_play_to_the_end_by_mail(computer_server):
+    """Issue 18's "done when": /new with two computer seats, then the person plays the whole game
+    from the mails in the dev mailbox; the computers decide on the clock, between the mails."""
+    from playwright.sync_api import sync_playwright
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    base = computer_server
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        page = browser.new_page(viewport={"width": 1100, "height": 900})
+        page.set_default_timeout(30_000)
+        page.goto(base + "/new")
+        page.fill("#host_name", "Ann")
+        page.fill("#host_email", "ann@example.com")
+        page.select_option("#players-0-kind", "strong")
+        page.select_option("#players-1-kind", "normal")
+        page.fill("#opt_target_score", "1")
+        page.click("button[type=submit]")
+        page.wait_for_url(re.compile(r"/s/"))
+        assert "Your game has started" in page.content()
+        assert "Computer (strong)" in page.content() and "Computer (normal)" in page.content()
+
+        opened: set[str] = set()
+        texts: list[str] = []
+        clicked = 0
+        finished = False
+        deadline = time.time() + 240
+        while time.time() < deadline and not finished:
+            page.goto(f"{base}/dev/mail/?to=ann@example.com")
+            newest = page.locator("table.devmail-list tbody tr a").first
+            href = newest.get_attribute("href") if newest.count() else None
+            if href is None or href in opened:
+                time.sleep(0.3)  # the computers decide and the sender delivers: wait for the next mail
+                continue
+            opened.add(href)
+            newest.click()
+            frame = page.frame_locator("iframe.devmail-html")
+            body = frame.locator("body").inner_text()
+            texts.append(body)
+            if "Game over" in body:
+                frame.get_by_role("link", name=re.compile("final page")).click()
+                page.wait_for_url(re.compile(r"/s/"))
+                finished = True
+                break
+            for prefix in ("reveal-", "draw", "flip-", "swap-", "take-"):
+                link = frame.locator(f"a.btn[href*='/m/{prefix}']")
+                if link.count():
+                    break
+            else:
+                continue  # a mail without moves (the game's set-up mail)
+            link.first.click()
+            page.wait_for_url(re.compile(r"/m/"))
+            confirm = page.locator("button[data-action=confirm]")
+            assert confirm.count() == 1, page.content()[-2000:]
+            confirm.click()
+            page.wait_for_url(re.compile(r"/s/[^/]+$"))
+            clicked += 1
+        assert finished, f"the game did not reach its end after {clicked} moves"
+        assert "Final standings" in page.content()
+        page.screenshot(path=str(ARTIFACTS / "computer-game.png"), full_page=True)
+        browser.close()
+    everything = "\n".join(texts)
+    assert "Computer (strong) revealed" in everything and "Computer (normal) revealed" in everything
+    assert "time ran out" not in everything
+    print(f"{clicked} moves by the person, {len(texts)} mails opened")
+    assert (ARTIFACTS / "computer-game.png").stat().st_size > 1000
