@@ -222,6 +222,8 @@ def status(view: dict, kind: str) -> str | None:
     if kind == "pick_three":
         return _("Draw three: keep one of the drawn cards, or none.")
     if kind == "star_trigger":
+        if any(t.startswith("reveal ") for t in view.get("legal_moves") or []):  # A3: in the opening
+            return _("You turned up a star: you may take an action card, before or after turning over your second card.")
         return _("You turned up a star: you may take an action card.")
     if kind == "star_set":
         d = decision(view, "star_set")

@@ -16,7 +16,7 @@ from sqlmodel import select
 import engine
 from engine.action.rules import ACTION_KINDS
 from service.store import db
-from service.store.models import GameRow, SeatRow
+from service.store.models import GameRow
 from service.store.outbox_models import OutboxMail
 from tests.service import helpers as h
 
@@ -302,3 +302,89 @@ def test_a9_bad_or_stale_first_choices_show_the_board(app, client, action_game):
     other = next(s for s in range(4) if s != seat)
     page = client.get(paths[other] + "?pick=swap-own.A1")  # not theirs to choose
     assert page.status_code == 200 and not BUTTON.findall(page.text)
+
+
+# ------------------------------------------------------------------------------ every decision kind
+def _star_at(g: engine.Game, seat: int, cells: list[int]) -> engine.Game:
+    """Stars at `cells` of `seat`'s grid, swapped in from the draw pile (the deck stays whole, A1)."""
+    data = g.to_json()
+    for cell in cells:
+        i = data["draw"].index("star")
+        data["draw"][i], data["vals"][seat][cell] = data["vals"][seat][cell], "star"
+    return engine.Game.from_json(data)
+
+
+def _check_board(client, path: str) -> str:
+    page = client.get(path)
+    assert page.status_code == 200
+    assert_readable(_visible(page.text), path)
+    return page.text
+
+
+def _positions(app, gid: str) -> list[tuple[str, engine.Game, int]]:
+    """(kind, game, seat owing it) for each kind of decision SKYJO Action adds."""
+    base = _load(app, gid)
+    out = []
+    g = _star_at(base, 0, [0])
+    g.play(0, "reveal A1")  # A3/A7: a star in the opening
+    out.append(("star_trigger", g, 0))
+    g = _load(app, gid)
+    _open(g)
+    seat = _turn_seat(g)
+    three = _hold(g, seat, ["draw-three"])
+    three.play(seat, "play draw-three")
+    out.append(("pick_three", three, seat))
+    meteor = _hold(g, seat, ["meteor-shower"])
+    meteor.play(seat, "play meteor-shower")
+    target = next(p.seat for p in meteor.pending())
+    out.append(("meteor", meteor, target))
+    other = g.next_seat[seat]
+    thief = _hold(_hold(g, seat, ["thief"]), other, ["defense", "double-move"])
+    thief.play(seat, f"play thief from {thief.who(other)} double-move")
+    out.append(("defend", thief, other))
+    data = g.to_json()
+    star = _star_at(engine.Game.from_json(data), seat, [0, 4, 8])  # column A
+    data = star.to_json()
+    for cell in (0, 4):
+        if data["face"][seat][cell] != 1:
+            data["face"][seat][cell] = 1
+            data["down"][seat] -= 1
+    star = engine.Game.from_json(data)
+    star.play(seat, "draw")
+    star.play(seat, "flip A3" if data["face"][seat][8] == 0 else "swap D3")
+    if star.owes(seat) == "star_trigger":
+        out.append(("star_trigger", engine.Game.from_json(star.to_json()), seat))
+        star.play(seat, "decline")
+    out.append(("star_set", star, seat))
+    return out
+
+
+def test_a_every_action_decision_reads_in_words(app, client, action_game):
+    gid, paths = action_game
+    seen = set()
+    for kind, g, seat in _positions(app, gid):
+        assert g.owes(seat) == kind, (kind, g.pending())
+        seen.add(kind)
+        _save(app, gid, g)
+        page = _check_board(client, paths[seat])
+        status = re.search(r'<p class="status">([^<]*)</p>', page).group(1)
+        assert "Your move." not in status, (kind, status)  # a sentence of its own
+        for pick in dict.fromkeys(PICK_LINK.findall(page)):
+            second = _check_board(client, f"{paths[seat]}?pick={pick}")
+            assert len(BUTTON.findall(second)) <= 12 * 3, (kind, pick)
+        for text in [m.text() for m in g.legal_moves(seat)][:40]:
+            from service.render.links import slug_for
+
+            confirm = client.get(f"{paths[seat]}/m/{slug_for([text])}?v={g.version}")
+            assert confirm.status_code == 200 and 'data-action="confirm"' in confirm.text, (kind, text)
+            assert_readable(_visible(confirm.text), f"confirm {text!r}")
+        if kind == "pick_three":
+            assert "Draw three: which card do you keep?" in page and "Keep none of them" in page
+            assert len(BUTTON.findall(client.get(f"{paths[seat]}?pick=pick.0").text)) == 12
+        if kind == "meteor":
+            assert "choose the card you give up" in page and len(BUTTON.findall(page)) == 12
+        if kind == "defend":
+            assert "Block it with Defense" in page and "Let it happen" in page and "Thief" in page
+        if kind == "star_set":
+            assert "Keep the star set" in page and "Remove it and bank -10" in page
+    assert seen == {"star_trigger", "pick_three", "meteor", "defend", "star_set"}
