@@ -26,6 +26,14 @@ def _seat(names: list[str], s: Any) -> str:
     return names[s] if isinstance(s, int) and 0 <= s < len(names) else "?"
 
 
+def _source(e: dict[str, Any]) -> str:
+    """`row (place 2)` or `deck`: where a taken action card came from (A4 b)."""
+    source = str(e.get("source", ""))
+    if source.startswith("row "):
+        return f"row (place {source[4:]})"
+    return source
+
+
 def _targets(e: dict[str, Any], names: list[str]) -> str:
     """What a played card aimed at, in words (` on A1 and C3`, ` on Bo's column B`), or ""."""
     try:
@@ -45,7 +53,7 @@ def _targets(e: dict[str, Any], names: list[str]) -> str:
 
 
 TEXTS: dict[str, Callable[[dict[str, Any], list[str]], str]] = {
-    "take_action": lambda e, n: f"{_seat(n, e['seat'])} took {_t(e['card'])} from the action {e['source']}.",
+    "take_action": lambda e, n: f"{_seat(n, e['seat'])} took {_t(e['card'])} from the action {_source(e)}.",
     "action_reshuffle": lambda e, n: (
         f"The action deck was empty: {e['count']} action cards are shuffled into a new one."
     ),

@@ -8,8 +8,9 @@ where) - is chosen in two steps instead of one button per pair: the group offers
 `?pick=<key>`; `choose(view, pick)` then gives the second step's groups, whose options are ordinary
 moves (played by a POST form with its form token, as every move). The GET changes nothing.
 
-`one_link`: a group whose first step is a grid of cells is one link in a mail ("choose on your
-board", `?pick=<group key>` shows that group alone), so an Action mail has few links.
+`one_link`: a group whose first step is a grid of cells, and a group of many cards to discard or
+steal, is one link in a mail ("choose on your board"; `?pick=<group key>` shows that group alone),
+so an Action mail has few links.
 Only the seat's view is read (its legal moves, grids, the Draw three cards it alone sees)."""
 
 from __future__ import annotations
@@ -192,6 +193,11 @@ def action_groups(view: dict, texts: list[str]) -> list[dict]:
             add("meteor", title, _option(text, cell, cell))
         else:  # block, allow, keep, remove, pass
             add("answer", "", _option(text, at.label(view, m)))
+    for key, words in (("discard-action", _("Discard an action card: choose on your board")),
+                       ("thief", _("Play Thief: choose the card to take on your board")),
+                       ("re-thief", _("Play Reactivation as Thief: choose the card to take on your board"))):
+        if key in simple and len(simple[key]["options"]) > 1:  # one link in a mail
+            simple[key]["one_link"] = {"pick": key, "label": words}
     out: list[dict] = []
     for g in groups:
         if g.get("pending"):
@@ -223,7 +229,7 @@ def choose(view: dict, pick: str | None, texts: list[str]) -> list[dict] | None:
     key, _sep, first = pick.partition(".")
     moves = parsed_moves(view, texts)
     if not first:
-        found = [g for g in action_groups(view, texts) if g["key"] == key and g.get("choices")]
+        found = [g for g in action_groups(view, texts) if g["key"] == key and g.get("one_link")]
         return [{**found[0], "back": True}] if found else None
     return _with_rows(_second_step(view, key, first, moves)) or None
 
