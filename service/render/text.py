@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from flask_babel import gettext as _
 
+from service.render.action_moves import held_names, row_cards
 from service.render.cards import COLUMNS, card_text, grid_rows, name_of, players_in_order
 
 _FACES = {"removed": "  ·  ", "down": " [  ]"}
@@ -30,6 +31,9 @@ def text_board(view: dict) -> str:
             + _("game total %(total)s, face-up cards add up to %(visible)s", total=p.get("total"),
                     visible=p.get("visible_score"))
         )
+        held = held_names(p.get("action_cards"))
+        if held:
+            lines.append("   " + _("action cards: %(cards)s", cards=held))
         lines.append("     " + "".join(f"  {c}  " for c in COLUMNS))
         for r, row in enumerate(grid_rows(p), start=1):
             cells = [_FACES.get(c["face"]) or f" [{card_text(c['value']):>2}]" for c in row]
@@ -42,6 +46,10 @@ def text_board(view: dict) -> str:
             count=view.get("draw_count"),
         )
     )
+    action = view.get("action")
+    if action:  # SKYJO Action: the row by name (A2)
+        row = ", ".join(f"{c['place']} {c['name']}" for c in row_cards(view) if c)
+        lines.append(_("Action row: %(row)s   Action deck: %(count)s cards", row=row or "-", count=action.get("deck_count")))
     held = view.get("held")
     if held:
         if held.get("value") is not None:
@@ -57,12 +65,18 @@ def text_board(view: dict) -> str:
     return "\n".join(lines)
 
 
-def links_text(groups: list[dict]) -> str:
-    """The move links of the plain-text part: per group its title, then one line per option."""
+def links_text(groups: list[dict], pick_url: str = "") -> str:
+    """The move links of the plain-text part: per group its title, then one line per option. A
+    SKYJO Action pair chosen in two steps is one line to the board (`one_link`) or a line per first
+    choice (`pick_url` + its key: the board shows the second step)."""
     out = []
     for g in groups:
+        if g.get("one_link"):
+            out.append(f"{g['one_link']['label']}\n  {pick_url}{g['one_link']['pick']}\n\n")
+            continue
         if g["title"]:
             out.append(f"{g['title']}\n")
+        out.extend(f"  {c['label']}: {pick_url}{c['pick']}\n" for c in g.get("choices") or [])
         out.extend(f"  {opt['label']}: {opt['url']}\n" for opt in g["options"])
         out.append("\n")
     return "".join(out)

@@ -111,8 +111,9 @@ def links():
 # a seat's pages
 
 
-def _board_context(game: GameRow, seat: SeatRow | None, token: str | None, view: dict, timeline: list[dict]) -> dict:
-    groups = render.move_groups(view) if seat is not None else []
+def _board_context(game: GameRow, seat: SeatRow | None, token: str | None, view: dict, timeline: list[dict],
+                   pick: str | None = None) -> dict:
+    groups = render.move_groups(view, pick) if seat is not None else []
     for g in groups:
         for opt in g["options"]:
             opt["url"] = render.move_path(token, opt["slug"], view["version"])
@@ -135,8 +136,10 @@ def _clock_board(game: GameRow, seat: SeatRow | None) -> dict:
 
 def _seat_page(token: str, *, message: str | None = None, status: int = 200, highlight=(),
                confirm: dict | None = None, template: str = "board.html", talk_text: str | None = None,
-               done: str | None = None, plan_text: str | None = None):
-    """A seat's page. `message`: why something was not done (the red box); `done`: what was (green)."""
+               done: str | None = None, plan_text: str | None = None, pick: str | None = None):
+    """A seat's page. `message`: why something was not done (the red box); `done`: what was (green).
+    `pick`: a first choice of a SKYJO Action pair (`?pick=`, render.move_groups): the page offers
+    its second step; a GET, so it changes nothing."""
     with transaction() as s:
         seat, game = usecases.seat_by_token(s, token)
         seats = usecases.seats_of(s, game.id)
@@ -147,15 +150,17 @@ def _seat_page(token: str, *, message: str | None = None, status: int = 200, hig
         host_tz = next((r.tz for r in seats if r.is_host and r.tz), None) or "UTC"
         return render_template("invite.html", game=game, seat=seat, seats=seats, token=token, rematch_of=rematch_of,
                                message=message, zone_groups=zone_groups(), default_tz=seat.tz or host_tz), status
-    ctx = _board_context(game, seat if seat.seat is not None else None, token, view, timeline)
-    return render_template(template, message=message, done=done, highlight=set(highlight), confirm=confirm,
+    ctx = _board_context(game, seat if seat.seat is not None else None, token, view, timeline, pick)
+    highlight = set(highlight) | render.pick_highlight(pick)
+    return render_template(template, message=message, done=done, highlight=highlight, confirm=confirm,
                            talk_text=talk_text, plan_text=plan_text, **ctx), status
 
 
 @bp.get("/s/<token>")
 def seat(token: str):
     done = request.args.get("done", type=db_int)
-    return _seat_page(token, done=_done_message(token, done) if done is not None else None)
+    return _seat_page(token, done=_done_message(token, done) if done is not None else None,
+                      pick=request.args.get("pick"))
 
 
 def _done_message(token: str, version: int) -> str | None:
@@ -164,7 +169,8 @@ def _done_message(token: str, version: int) -> str | None:
     with transaction() as s:
         seat, game = usecases.seat_by_token(s, token)
         moves = usecases.decision_at(s, game, seat, version)
-    return _("Done: %(what)s", what=" + ".join(moves)) if moves else None
+        view = usecases.view_for(s, game, seat.seat) if moves and game.state is not None else None
+    return _("Done: %(what)s", what=render.done_words(view, moves)) if moves else None
 
 
 @bp.route("/s/<token>/m/<slug>", methods=["GET", "HEAD", "POST"])  # POST: its own token (OWN_TOKEN_ENDPOINTS)
