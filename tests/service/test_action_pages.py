@@ -409,8 +409,9 @@ def test_a_an_action_game_by_mail_names_every_card_in_every_mail_and_board(app, 
             assert_readable(m.text_body, f"mail {m.subject!r} (text)")
             assert_readable(_visible(m.html_body or ""), f"mail {m.subject!r} (HTML)")
             choices = [p for p in h.links_of(m) if "?pick=" in p]
-            # draw, take (12), the row (5), one link per card held (9 kinds), an Insight's players
-            assert len(h.move_links(m)) + len(choices) <= 1 + 12 + 5 + 9 + 4, m.text_body
+            # draw, take (12), the row (5), one link per card held (9 kinds), the players of an
+            # Insight and of a Reactivation played as Insight (4 each)
+            assert len(h.move_links(m)) + len(choices) <= 1 + 12 + 5 + 9 + 4 + 4, m.text_body
             checked["mails"] += 1
         if checked["mails"] % 7 == 0:
             for p in _load(app, gid).pending():
