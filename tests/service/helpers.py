@@ -165,6 +165,18 @@ def decision_of(link: str) -> str | None:
     return m.group(1) if m else None
 
 
+def playable(g: engine.Game, seat: int, link: str) -> bool:
+    """The move of `link` is legal for `seat` now (a link bound to a decision that is still owed
+    may name a move already made: the same opening reveal twice)."""
+    from service.render.links import texts_of_slug
+
+    texts = texts_of_slug(link.split("?")[0].rsplit("/", 1)[1]) or ["?"]
+    try:
+        return g.parse_move(texts[0]) in g.legal_moves(seat)
+    except ValueError:
+        return False
+
+
 def play_by_mail(app, client, *, rng: random.Random, on_step=None, max_steps: int = 2000) -> str:
     """Play a dealt game to the end as players do (issue 15.2): by following the links in their
     mails (GET, then Confirm), and, for a decision owed right after their own move (placing the
@@ -192,7 +204,8 @@ def play_by_mail(app, client, *, rng: random.Random, on_step=None, max_steps: in
         p = rng.choice(pending)
         links = latest.get(seat_rows[p.seat].email, [])
         owed = g.decision_id(p.seat)
-        if links and decision_of(links[0]) == owed:
+        links = [link for link in links if decision_of(link) == owed and playable(g, p.seat, link)]
+        if links:
             r = confirm(client, rng.choice(links))
         else:  # on the board since its own last move
             buttons = board_moves(client.get(boards[p.seat]).text)
