@@ -209,6 +209,7 @@ def _mark_sent(session: Session, row_id: int, transport_name: str, now: datetime
 def _mark_failed(
     session: Session, row: OutboxMail, token: str, error: str, now: datetime, bodies: dict | None = None
 ) -> datetime:
+    session.rollback()  # (a failed read of `still_owed` leaves nothing to keep; a send wrote nothing)
     retry_at = now + backoff_delay((row.attempts or 0) + 1)
     statement = _MARK_FAILED_RENDERED if bodies else _MARK_FAILED
     params = {"b_id": row.id, "b_token": token, "b_error": error, "b_retry": retry_at, **(bodies or {})}
@@ -351,14 +352,14 @@ class _Sweep:
         """Render (for an intent), send and mark one claimed row: "sent", "failed" (backed off),
         "unavailable" (backed off; no mail can go now) or "dropped" (a held mail no longer owed)."""
         bodies: dict = {}
-        if row.hold_decision is not None and self.still_owed is not None and row.hold_game is not None:
-            if not self.still_owed(session, row.hold_game, row.seat, row.hold_decision):
-                session.commit()  # (the question's read)
-                session.execute(_MARK_DROPPED, {"b_id": row.id, "b_token": self.token, "b_now": self.clock()})
-                session.commit()
-                return "dropped"
-            session.commit()
         try:
+            if row.hold_decision is not None and self.still_owed is not None and row.hold_game is not None:
+                owed = self.still_owed(session, row.hold_game, row.seat, row.hold_decision)
+                session.commit()  # (the question's read)
+                if not owed:
+                    session.execute(_MARK_DROPPED, {"b_id": row.id, "b_token": self.token, "b_now": self.clock()})
+                    session.commit()
+                    return "dropped"
             if row.text_body is None:  # stored with the outcome below
                 row.text_body, row.html_body = render_bodies(row.template, row.context, self.renderer)
                 bodies = {"b_text": row.text_body, "b_html": row.html_body}

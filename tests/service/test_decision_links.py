@@ -261,3 +261,34 @@ def test_c4_opening_reveals_of_every_seat_at_the_same_moment_all_play(app, clien
     statuses = _press_together(app, forms)
     assert statuses == [303] * 3, statuses
     assert game_of(app, game.id).revealed == [1, 1, 1]
+
+
+def test_a_held_mail_holds_back_no_later_mail_and_a_failing_question_backs_it_off(app):
+    """Delivery alone (`still_owed` given, as `create_app` gives it): a held row waits for its time
+    without holding back the mails queued after it to the same address; a question that fails
+    backs the held row off like a failed send (it is asked again later)."""
+    from sqlalchemy.orm import Session
+
+    from service.mail.outbox import queue_mail
+
+    engine_ = db.get_engine(app)
+    now = utcnow()
+    with app.app_context(), Session(engine_, expire_on_commit=False) as s:
+        held = queue_mail(s, to_addr="x@example.com", to_name="X", subject="turn", text="place it", seat=1,
+                          hold_until=now + timedelta(minutes=10), hold_for=("g1", "2.place_drawn.40"))
+        later = queue_mail(s, to_addr="x@example.com", to_name="X", subject="notice", text="later")
+        s.commit()
+    asked: list[tuple] = []
+
+    def broken(session, game_id, seat, decision):
+        asked.append((game_id, seat, decision))
+        raise RuntimeError("no such game")
+
+    now = utcnow()  # (the rows are due from when they were queued)
+    assert deliver_due(engine_, DevTransport(), now=now, still_owed=broken) == 1
+    assert _row(app, later.id).sent_at is not None and _row(app, held.id).sent_at is None and not asked
+    assert deliver_due(engine_, DevTransport(), now=now + timedelta(minutes=11), still_owed=broken) == 0
+    row = _row(app, held.id)
+    assert asked == [("g1", 1, "2.place_drawn.40")] and row.sent_at is None and row.attempts == 1
+    sent = deliver_due(engine_, DevTransport(), now=now + timedelta(hours=2), still_owed=lambda *a: True)
+    assert sent == 1 and _row(app, held.id).transport == "dev"
