@@ -81,8 +81,9 @@ def stale_reason(s: Session, game: GameRow, seat: SeatRow, moves: list[str], exp
 
     A link names the decision it was sent for (`decision`, issue 15.1): it stays good while its
     seat still owes that decision and the move is legal, so the second opening reveal from the same
-    mail works and another seat's move spoils nothing. A link mailed before decision ids names a
-    version instead (`expected_version`): it stays good while its seat has not moved since."""
+    mail works and another seat's move spoils nothing. A link mailed before decision ids, a reply
+    address and the board's plan form name a version instead (`expected_version`): good while the
+    seat has not moved since, or still owes the decision it owed then (the opening's reveals)."""
     if game.status == "inviting":
         return _("The game has not started yet.")
     if game.status == "cancelled":
@@ -97,7 +98,12 @@ def stale_reason(s: Session, game: GameRow, seat: SeatRow, moves: list[str], exp
         return _("This move link is not valid.")
     played = _decision_played_since(s, game, seat, expected_version)
     if played:
-        return _used_up(played)
+        # the same rule as a decision's link: still good while the seat owes the decision it owed at
+        # that version (a reply to the opening mail after one reveal; a decision that began by then)
+        g = g if g is not None else load_engine_game(game)
+        since = parse_decision(g.decision_id(seat.seat))
+        if since is None or since[2] > expected_version:
+            return _used_up(played)
     return _legal_reason(g or load_engine_game(game), seat, moves) if check_legal else None
 
 

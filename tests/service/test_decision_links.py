@@ -112,16 +112,17 @@ def test_a_used_link_is_refused_with_its_message_and_get_head_change_nothing(app
     assert h.game_state(app, game.id)[0] == version
 
 
-def test_old_version_links_still_work_while_their_seat_has_not_moved_then_say_why_not(app, client):
+def test_old_version_links_still_work_while_their_seat_owes_that_decision_then_say_why_not(app, client):
     game = start(app, client)
     ann = link(app, ANN, "reveal-a1").split("/m/")[0]
     page = client.get(f"{ann}/m/reveal-a1?v=0")
     assert page.status_code == 200 and 'data-action="confirm"' in page.text
     assert h.confirm(client, f"{ann}/m/reveal-a1?v=0").status_code == 303
-    refused = client.get(f"{ann}/m/reveal-c3?v=0")
-    assert refused.status_code == 200 and "this link is used up" in refused.text
-    assert client.get(f"{ann}/m/reveal-c3?d=not-a-decision").status_code == 200  # explains, no 500
-    assert game_of(app, game.id).revealed[0] == 1
+    assert h.confirm(client, f"{ann}/m/reveal-c3?v=0").status_code == 303  # the same decision (C4)
+    refused = client.get(f"{ann}/m/reveal-b1?v=0")
+    assert refused.status_code == 200 and "You already played “reveal A1” here; this link is used up." in refused.text
+    assert client.get(f"{ann}/m/reveal-b1?d=not-a-decision").status_code == 200  # explains, no 500
+    assert game_of(app, game.id).revealed[0] == 2
 
 
 def test_c7_after_a_draw_the_board_offers_the_placement_as_post_buttons_and_its_mail_is_dropped(app, client):
@@ -198,6 +199,9 @@ def test_a_reply_move_gets_its_answer_mail_and_no_turn_mail_for_the_same_decisio
     to_ann = [m for m in h.mails(app, since) if m.to_addr == ANN]
     assert len(to_ann) == 1 and "Understood:" in to_ann[0].text_body
     assert any(h.decision_of(p) == game_of(app, game.id).decision_id(0) for p in h.move_links(to_ann[0]))
+    # a second reply to the same opening mail plays the second reveal (the same decision, C4)
+    reply_service.handle_inbound(app, reply_to(ann, "reveal C3"))
+    assert game_of(app, game.id).revealed[0] == 2
 
 
 def _row(app, row_id: int) -> OutboxMail:
