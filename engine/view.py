@@ -145,6 +145,7 @@ def view(game: Game, seat: int | None, *, log: bool = True) -> dict[str, Any]:
         "discard_count": len(game.discard),
         "draw_count": len(game.draw),
         "pending": [p.as_dict() for p in game.pending()],
+        "decision": game.decision_id(seat) if seat is not None else None,  # what links are bound to
         "legal_moves": [m.text() for m in game.legal_moves(seat)] if seat is not None else [],
         "closer": game.closer if game.closer >= 0 and game.phase != OVER else None,
         "rounds": [dict(r) for r in game.rounds],

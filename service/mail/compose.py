@@ -30,15 +30,17 @@ def reply_to_of(game: GameRow, seat: SeatRow) -> str:
     return reply_address(tokens.mail_domain(), tokens.reply_token(game.id, seat.token_hash), game.version)
 
 
-def send(s, game: GameRow, seat: SeatRow, template: str, *, asks: bool = False, **ctx) -> None:
+def send(s, game: GameRow, seat: SeatRow, template: str, *, asks: bool = False, hold_until: datetime | None = None,
+         hold_for: tuple[str, str] | None = None, **ctx) -> None:
     """Queue one mail to `seat` as an intent: the template's name and a JSON context (the seat's
     view, never the state), rendered by `render_intent` when the sender takes the row. Mail goes out
     iff the caller's transaction commits; the move's transaction stays small.
 
     `asks=True`: the mail asks the seat for a decision, so replying to it plays (Reply-To is the
     seat's reply address with the game version, and the two lines of command help are shown).
-    The mail carries the table talk written since the seat's previous mail (`mail.talk`). A seat the
-    computer plays (issue 18) has no address and gets no mail: nothing is queued."""
+    The mail carries the table talk written since the seat's previous mail (`mail.talk`).
+    `hold_until`, `hold_for`: a held turn mail (see `outbox.mail_values`). A seat the computer plays
+    (issue 18) has no address and gets no mail: nothing is queued."""
     if seat.computer:
         return
     token = tokens.seat_token(seat.token_salt)
@@ -50,7 +52,7 @@ def send(s, game: GameRow, seat: SeatRow, template: str, *, asks: bool = False, 
     insert_mail(s, to_addr=seat.email, to_name=seat.name, subject=game.title, template=template, context=context,
                 game_id=None, seat=seat.seat if seat.seat is not None else seat.position,
                 thread_key=_thread(game, seat), unsubscribe_url=render.unsubscribe_url(token),
-                reply_to=reply_to_of(game, seat) if asks else None)
+                reply_to=reply_to_of(game, seat) if asks else None, hold_until=hold_until, hold_for=hold_for)
 
 
 def _game_ctx(game: GameRow) -> dict:

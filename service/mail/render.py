@@ -49,9 +49,10 @@ def render_intent(template: str, context: dict) -> tuple[str, str]:
     if ctx.pop("links", False):
         view = ctx["view"]
         groups = render.move_groups(view)
+        bound = view.get("decision") or view["version"]  # (a view queued before decision ids: its version)
         for g in groups:
             for opt in g["options"]:
-                opt["url"] = base + render.move_path(token, opt["slug"], view["version"])
+                opt["url"] = base + render.move_path(token, opt["slug"], bound)
         ctx["groups"] = groups
     else:
         ctx.setdefault("groups", [])

@@ -116,8 +116,8 @@ def _board_context(game: GameRow, seat: SeatRow | None, token: str | None, view:
     groups = render.move_groups(view, pick) if seat is not None else []
     for g in groups:
         for opt in g["options"]:
-            opt["url"] = render.move_path(token, opt["slug"], view["version"])
-            opt["form_token"] = tokens.move_form_token(token, opt["slug"], view["version"])
+            opt["url"] = render.move_path(token, opt["slug"], view["decision"])
+            opt["form_token"] = tokens.move_form_token(token, opt["slug"], view["decision"])
     return {"game": game, "seat": seat, "token": token, "view": view, "groups": groups, "timeline": timeline,
             "rows": render.score_rows(view), "chart": render.score_chart(view),
             "standings": render.standings(view) if view.get("phase") == "game_over" else None,
@@ -175,43 +175,60 @@ def _done_message(token: str, version: int) -> str | None:
 
 @bp.route("/s/<token>/m/<slug>", methods=["GET", "HEAD", "POST"])  # POST: its own token (OWN_TOKEN_ENDPOINTS)
 def move(token: str, slug: str):
+    """A move link (`?d=<decision>`, issue 15.1; `?v=<version>` in mails of before): GET and HEAD
+    show the move with a Confirm form, POST plays it."""
     texts = usecases.parse_slug(slug)
     if request.method == "POST":
         return _play(token, slug, texts)
-    version = request.args.get("v", type=db_int)
-    if version is None:
+    decision = request.args.get("d") or None
+    version = request.args.get("v", type=db_int) if decision is None else None
+    if decision is None and version is None:
         raise NotFound(_("This move link is not valid."))
     with transaction() as s:  # one read: the check and the view see the same version
         seat, game = usecases.seat_by_token(s, token)
-        if game.state is not None:
-            texts = usecases.parse_slug(slug, usecases.load_engine_game(game))
-        reason = usecases.stale_reason(s, game, seat, texts, version)
+        g = usecases.load_engine_game(game) if game.state is not None else None
+        if g is not None:
+            texts = usecases.parse_slug(slug, g)
+        reason = usecases.stale_reason(s, game, seat, texts, version, decision=decision, g=g)
         view = None if reason else usecases.view_for(s, game, seat.seat)
     if reason:
         return _seat_page(token, message=reason)
-    confirm = {"slug": slug, "texts": texts, "version": version, "text": render.describe(view, texts),
-               "game": game.id, "seat": seat.seat}
+    # a link of before decision ids that is still good (its seat has not moved since) is confirmed
+    # for the decision its seat owes now
+    confirm = {"slug": slug, "texts": texts, "decision": decision or view["decision"],
+               "text": render.describe(view, texts), "game": game.id, "seat": seat.seat}
     return _seat_page(token, highlight=render.highlight_cells(texts), confirm=confirm,
                       template="confirm.html")
 
 
 def _play(token: str, slug: str, texts: list[str]):
-    """The Confirm POST. Its CSRF token is the move form's own (`tokens.move_form_token`: bound to
-    this link, move and version; no session), and the answer is a redirect to the board that says
-    what was done (`?done=<version>`; no session cookie to write either)."""
+    """The POST of a move's form (the Confirm page's, or a move button of the board: the board is
+    the confirmation). Its CSRF token is the form's own (`tokens.move_form_token`: bound to this
+    link, move and decision; no session), and the answer is a redirect to the board that says what
+    was done (`?done=<version>`) and shows what is owed now (issue 15.2)."""
     form = request.form
-    version = form.get("version", type=db_int)
-    if version is None or form.get("move") != slug or not form.get("game") or not form.get("seat"):
+    decision = form.get("decision") or None
+    version = form.get("version", type=db_int) if decision is None else None  # a form of before
+    if (decision is None and version is None) or form.get("move") != slug or not form.get("game") \
+            or not form.get("seat"):
         abort(400)
-    if not tokens.check_move_form_token(token, slug, version, form.get("csrf_token")):
+    if not tokens.check_move_form_token(token, slug, decision if decision is not None else version,
+                                        form.get("csrf_token")):
         raise CSRFError("move form token missing or wrong")
     form_game, form_seat = form.get("game"), form.get("seat", type=db_int)
-    try:
-        with transaction(write=True) as s:
-            played = usecases.play(s, token, slug, version, form_game=form_game, form_seat=form_seat)
-    except Conflict as exc:
-        _acted_anyway(token)
-        return _seat_page(token, message=exc.message, status=409)
+    for attempt in range(3):
+        try:
+            with transaction(write=True) as s:
+                played = usecases.play(s, token, slug, version, decision=decision, form_game=form_game,
+                                       form_seat=form_seat)
+            break
+        except Conflict as exc:
+            # somebody else moved at the same moment (PostgreSQL): a link bound to a decision may
+            # still be good (another seat's opening reveal spoils nothing): try again
+            if decision is not None and exc.context.get("race") and attempt < 2:
+                continue
+            _acted_anyway(token)
+            return _seat_page(token, message=exc.message, status=409)
     return _see_other(f"{render.seat_path(token)}?done={played.game.version}")
 
 

@@ -33,6 +33,7 @@ from tests.service.helpers import (
     move_links,
     new_game,
     only_game,
+    playable,
     post_form,
 )
 
@@ -121,7 +122,7 @@ def play_opening_by_links(app, client, game_id):
             return g
         seat = pend[0].seat
         email = {r.seat: r.email for r in rows(app, select(SeatRow).where(SeatRow.game_id == game_id))}[seat]
-        link = move_links(last_mail_to(app, email))[0]
+        link = next(p for p in move_links(last_mail_to(app, email)) if playable(g, seat, p))
         assert confirm(client, link).status_code == 303
     raise AssertionError("opening did not end")
 
@@ -306,11 +307,11 @@ def test_third_timeout_turns_the_seat_to_bot_play_and_a_post_turns_it_back(app, 
         sc = s.get(SeatClock, (game.id, 1))
         sc.bot_played, sc.consecutive_timeouts = True, 3
     first = next(m for m in mails(app) if m.to_addr == "bo@example.com" and move_links(m))
-    path, _q, version = move_links(first)[0].partition("?v=")
+    path, _q, decision = move_links(first)[0].partition("?d=")
     slug = path.rsplit("/", 1)[1]
     with app.test_request_context():  # the Confirm form Bo opened back then carries this token
-        form_token = tokens.move_form_token(path.split("/")[2], slug, int(version))
-    r = post_form(client, path, {"game": game.id, "seat": "1", "move": slug, "version": version,
+        form_token = tokens.move_form_token(path.split("/")[2], slug, decision)
+    r = post_form(client, path, {"game": game.id, "seat": "1", "move": slug, "decision": decision,
                                  "csrf_token": form_token}, page_path=board)
     assert r.status_code == 409 and "used up" in r.text
     assert not seat_clock(app, game.id, 1).bot_played
