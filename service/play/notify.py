@@ -52,14 +52,15 @@ def clock_context(game: GameRow, seat: SeatRow, seats: list[SeatRow] | None = No
 def decision_or_nothing(s, game: GameRow, seat: SeatRow, g: engine.Game, *, first: bool = False,
                         events: list[dict] | None = None, round_over: dict | None = None,
                         clock_note: str | None = None, seats: list[SeatRow] | None = None,
-                        clock_status: dict | None = None) -> None:
-    """The turn mail; none for `off`, and none for `digest` (the daily digest lists the game)."""
+                        clock_status: dict | None = None, reminder: bool = False) -> None:
+    """The turn mail; none for `off`, and none for `digest` (the daily digest lists the game).
+    `reminder`: the clock's reminder of a decision still open (its own subject)."""
     if seat.mail_pref in {"off", "digest"} or seat.seat is None:
         return
     view = engine.view(g, seat.seat, log=False)
     ctx = turn_context(game, seat, view, seats, clock_status)
     send(s, game, seat, "turn", asks=True, events=events or [], round_over=round_over, first=first,
-          clock_note=clock_note, **ctx)
+          clock_note=clock_note, reminder=reminder, **ctx)
 
 
 def reply_answer(s, game: GameRow, seat: SeatRow, *, headline: str, details: list[str] | None = None,
