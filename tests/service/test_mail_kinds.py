@@ -240,6 +240,12 @@ def test_c8_c10_round_over_shows_final_boards_removed_column_doubled_closer_then
         assert "<svg" not in m.html_body and 'data-chart="bars"' in m.html_body
         assert 'width="17%" bgcolor="#2563eb"' in m.html_body  # Ann 170 of 1000
         assert 'width="1%" bgcolor="#dc2626"' in m.html_body  # Bo 10 of 1000
+    # the board page shows the round's end too while the next round opens (no chart: it has its sheet)
+    page = app.test_client().get(f"/s/{tokens[1]}").text
+    assert 'data-round-end="1"' in page and "<svg" in page
+    block = page[page.index("data-round-end"):]
+    assert _result_cells(block, 0)["A1"] == ("removed", None) and _result_cells(block, 1)["D3"] == ("up", "3")
+    check(page, g, 1, "Bo's board page")
 
 
 def test_a6_a8_action_round_over_shows_star_sets_and_held_action_cards(app):
