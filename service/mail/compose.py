@@ -32,7 +32,7 @@ def reply_to_of(game: GameRow, seat: SeatRow) -> str:
 
 
 def send(s, game: GameRow, seat: SeatRow, template: str, *, asks: bool = False, subject: str | None = None,
-         **ctx) -> None:
+         starts_thread: bool = False, **ctx) -> None:
     """Queue one mail to `seat` as an intent: the template's name and a JSON context (the seat's
     view, never the state), rendered by `render_intent` when the sender takes the row. Mail goes out
     iff the caller's transaction commits; the move's transaction stays small.
@@ -41,7 +41,8 @@ def send(s, game: GameRow, seat: SeatRow, template: str, *, asks: bool = False, 
     seat's reply address with the game version, and the two lines of command help are shown).
     The mail carries the table talk written since the seat's previous mail (`mail.talk`). Its
     subject says its kind (`mail.subjects`: "Your turn · round 2 · ...", "Round 2 over: ...") unless
-    `subject` is given; every mail of one game and seat shares one thread (`_thread`)."""
+    `subject` is given; every mail of one game and seat shares one thread (`_thread`), whose root
+    is the seat's first mail (`starts_thread`: the invitation, or the host's "set up" mail)."""
     token = tokens.seat_token(seat.token_salt)
     talk = since_last_mail(s, game, seat)
     if talk is not None:
@@ -52,7 +53,7 @@ def send(s, game: GameRow, seat: SeatRow, template: str, *, asks: bool = False, 
     insert_mail(s, to_addr=seat.email, to_name=seat.name, subject=subject, template=template, context=context,
                 game_id=None, seat=seat.seat if seat.seat is not None else seat.position,
                 thread_key=_thread(game, seat), unsubscribe_url=render.unsubscribe_url(token),
-                reply_to=reply_to_of(game, seat) if asks else None)
+                reply_to=reply_to_of(game, seat) if asks else None, starts_thread=starts_thread)
 
 
 def _game_ctx(game: GameRow) -> dict:
@@ -85,11 +86,11 @@ def _plain(ctx: dict) -> orjson.Fragment:
 
 
 def invitation(s, game: GameRow, seat: SeatRow, host: SeatRow, seats: list[SeatRow]) -> None:
-    send(s, game, seat, "invitation", host=host, seats=seats)
+    send(s, game, seat, "invitation", host=host, seats=seats, starts_thread=True)
 
 
 def host_created(s, game: GameRow, host: SeatRow, seats: list[SeatRow]) -> None:
-    send(s, game, host, "created", seats=seats)
+    send(s, game, host, "created", seats=seats, starts_thread=True)
 
 
 def notice(s, game: GameRow, seat: SeatRow, message: str) -> None:

@@ -71,6 +71,7 @@ def mail_values(
     reply_to: str | None = None,
     now: datetime | None = None,
     config: MailConfig | None = None,
+    starts_thread: bool = False,
 ) -> dict:
     """The column values of one outbox row (headers cleaned, Message-ID fixed now).
 
@@ -81,6 +82,9 @@ def mail_values(
     mail of that game and seat threads together (keep the subject fixed too, for Gmail).
     unsubscribe_url: RFC 8058 one-click URL (must act on POST only).
     reply_to: e.g. the seat's secret reply address.
+    starts_thread: this mail is the thread's first (a game's invitation, or the host's "set up"
+    mail): its Message-ID is the root the later mails point to, so the thread has a real parent.
+    Only once per thread key (Message-IDs are unique).
     """
     if (text is None) == (template is None):
         raise ValueError("a mail has either its text or a template to render it from")
@@ -89,7 +93,9 @@ def mail_values(
     now = naive_utc(now)
 
     headers: dict[str, str] = {}
-    if thread_key:
+    if thread_key and starts_thread:
+        message_id = thread_root_id(thread_key, domain)
+    elif thread_key:
         root = thread_root_id(thread_key, domain)
         headers["In-Reply-To"] = root
         headers["References"] = root
@@ -110,7 +116,7 @@ def mail_values(
         "template": template,
         "context": context,
         "headers": headers,
-        "message_id": new_message_id(domain),
+        "message_id": message_id if thread_key and starts_thread else new_message_id(domain),
         "created_at": now,
         "send_after": now,
         "attempts": 0,

@@ -85,12 +85,18 @@ def test_every_kind_has_its_subject_and_a_game_seat_keeps_one_thread(app, client
     expected = "Round 1 over: " + ", ".join(f"{names[s]} {sc}" for sc, s in ranked)
     over = [m for m in all_mails if m.subject.startswith("Round 1 over")]
     assert {m.subject for m in over} == {expected} and len(over) == 3
-    # one thread per game and seat: unique Message-IDs, In-Reply-To = References = the seat's root
+    # one thread per game and seat: unique Message-IDs; the seat's first mail (invitation, or the
+    # host's "set up" mail) is the root, and every later one has In-Reply-To = References = the root
     assert len({m.message_id for m in all_mails}) == len(all_mails)
-    for m in all_mails:
-        pos = next(r.position for r in seat_rows if r.email == m.to_addr)
-        root = f"<game-{game.id}-{pos}@"
-        assert m.headers["In-Reply-To"] == m.headers["References"] and m.headers["References"].startswith(root)
+    for pos in range(3):
+        email = next(r.email for r in seat_rows if r.position == pos)
+        to_seat = [m for m in all_mails if m.to_addr == email]
+        root = f"<game-{game.id}-{pos}@localhost>"
+        assert to_seat[0].message_id == root and "References" not in to_seat[0].headers
+        assert to_seat[0].subject in {f"Invitation from Hanna: {TITLE}", f"Your game is set up: {TITLE}"}
+        assert len(to_seat) > 5
+        for m in to_seat[1:]:
+            assert m.headers["In-Reply-To"] == m.headers["References"] == root, m.subject
 
 
 def h_open_deadline(app, game_id):
