@@ -136,13 +136,16 @@ def bar_chart(view: dict) -> dict | None:
     return {"bars": bars, "target": target}
 
 
+_TEXT_NAME = 10  # a column of the text sheet: 8 players fit a terminal's 80 columns
+
+
 def sheet_text(view: dict) -> str:
     """The score sheet in monospace for plain-text mails: a column per player, a row per round
-    (×2 doubled, * closed the round, C10), then the totals."""
+    (×2 doubled, * closed the round, C10), then the totals. Long names are shortened."""
     rows = score_rows(view)
     if not rows:
         return ""
-    names = [p["name"] for p in view["players"]]
+    names = [p["name"] if len(p["name"]) <= _TEXT_NAME else p["name"][: _TEXT_NAME - 1] + "…" for p in view["players"]]
     width = [max(len(n), 6) for n in names]
     label = max(len(_("Round")), len(_("Total")))
 
