@@ -106,12 +106,19 @@ def h_open_deadline(app, game_id):
         return clock_service.open_decisions(s, s.get(GameRow, game_id), None)[0]
 
 
-def test_game_over_subject_names_the_winner_or_every_tied_winner(app):
+def test_subjects_name_every_tied_winner_the_talker_and_the_notice(app):
     view = {"players": [{"seat": i, "name": n} for i, n in enumerate(["Hanna", "Bo", "Carla"])], "winners": [2]}
     with app.test_request_context():
         assert subjects.game_over(view) == "Game over: Carla wins"
         assert subjects.game_over({**view, "winners": [1, 2]}) == "Game over: Bo and Carla win"
         assert subjects.game_over({**view, "winners": [0, 1, 2]}) == "Game over: Hanna, Bo and Carla win"
+        talk = {"talk": {"messages": [{"name": "Carla", "text": "hi"}, {"name": "Bo", "text": "good luck"}]}}
+        assert subjects.subject_for("talk", TITLE, talk) == f"Bo wrote · {TITLE}"
+        long = "The computer stopped playing for Bo: the game kept coming back to the same position. More."
+        got = subjects.subject_for("notice", TITLE, {"message": long})
+        assert got.endswith(f"… · {TITLE}") and len(got) < 75 + len(TITLE)
+        assert subjects.subject_for("notice", TITLE, {"message": "Bo declined the invitation."}) == \
+            f"Bo declined the invitation · {TITLE}"
 
 
 def test_a_finished_game_mails_game_over_with_the_winner_in_the_subject(app, client):
