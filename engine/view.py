@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .game import DOWN, GONE, OVER, PLAY, STAGE_DRAWN, STAGE_TAKEN, Game
+from .game import DOWN, GONE, OPENING, OVER, PLAY, STAGE_DRAWN, STAGE_TAKEN, TIE_REVEAL, Game
 from .moves import CELL_NAMES
 
 SCHEMA = 1
@@ -88,11 +88,14 @@ def rounds_of(game: Game) -> list[dict[str, Any]]:
     """The scored rounds (public, C10): each round's record; the last one also with `boards`, its
     final grids as every player saw them when it ended (C9: all cards up), per seat None (not in
     the round) or 12 cells like a view's grid (`cell`, `face` "up" or "removed", `value`; a removed
-    cell has no value). Earlier rounds leave their boards out: a view stays small."""
+    cell has no value), while its end is the news: until the next round's play begins (its opening
+    reveals, C4/C5) and once the game is over. Other rounds leave their boards out: the view every
+    turn mail carries stays small."""
     rounds = [dict(r) for r in game.rounds]
-    for r in rounds[:-1]:
+    news = game.phase in (OPENING, TIE_REVEAL, OVER)
+    for r in rounds if not news else rounds[:-1]:
         r.pop("boards", None)
-    if rounds and rounds[-1].get("boards") is not None:
+    if news and rounds and rounds[-1].get("boards") is not None:
         rounds[-1]["boards"] = [
             None
             if board is None

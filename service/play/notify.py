@@ -77,6 +77,12 @@ def reply_answer(s, game: GameRow, seat: SeatRow, *, headline: str, details: lis
           events=events or [], legal=legal, error=error, **ctx)
 
 
+def _round_record(view: dict) -> dict:
+    """The round that just ended, as its mails' `round_over` (its number and scores, public, C10):
+    without its final boards, which the mail's view already carries (`view["rounds"][-1]`)."""
+    return {k: v for k, v in view["rounds"][-1].items() if k != "boards"}
+
+
 def after_move(s, game: GameRow, seats: list[SeatRow], pending_before: set[int], new: engine.Game,
                mover: int, events: list[dict], clock_status: dict | None = None) -> None:
     """Mail every seat that now owes a new decision; round-over and game-over mails to everybody.
@@ -103,13 +109,13 @@ def after_move(s, game: GameRow, seats: list[SeatRow], pending_before: set[int],
     for r in playing:
         owes_new = r.seat in after and (r.seat == mover or r.seat not in pending_before or round_done)
         if owes_new:
-            round_over = engine.view(new, r.seat, log=False)["rounds"][-1] if round_done else None
+            round_over = _round_record(engine.view(new, r.seat, log=False)) if round_done else None
             decision_or_nothing(s, game, r, new, events=events, round_over=round_over, clock_note=clock_note,
                                 seats=seats, clock_status=clock_status)
             mailed.add(r.seat)
         elif round_done and r.mail_pref != "off":
             view = engine.view(new, r.seat, log=False)
-            send(s, game, r, "round_over", view=view, events=events, round_over=view["rounds"][-1],
+            send(s, game, r, "round_over", view=view, events=events, round_over=_round_record(view),
                   clock_note=clock_note)
             mailed.add(r.seat)
     if tell_mover and (mover not in mailed or back_note):

@@ -49,6 +49,15 @@ def test_c13_the_view_gives_the_last_rounds_boards_and_nothing_of_the_next_deal(
         assert all(f == DOWN for f in g.face[0])
 
 
+def test_the_boards_leave_the_view_once_the_next_rounds_play_begins() -> None:
+    g = _ended_round()
+    play(g, "0: reveal A1", "0: reveal B1")
+    assert "boards" in engine.view(g, 1)["rounds"][-1]  # still the opening (C4)
+    play(g, "1: reveal A1", "1: reveal B1")
+    assert g.phase == "play" and "boards" not in engine.view(g, 1)["rounds"][-1]
+    assert g.rounds[-1]["boards"]  # the record keeps them
+
+
 def test_only_the_last_round_keeps_boards_in_the_view_and_old_records_still_load() -> None:
     g = _ended_round()
     data = g.to_json()
