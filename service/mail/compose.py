@@ -10,6 +10,7 @@ from datetime import datetime
 import orjson
 from flask_babel import gettext as _
 
+from service.mail import subjects
 from service.mail.outbox import insert_mail
 from service.mail.render import is_view
 from service.mail.talk import since_last_mail
@@ -30,7 +31,8 @@ def reply_to_of(game: GameRow, seat: SeatRow) -> str:
     return reply_address(tokens.mail_domain(), tokens.reply_token(game.id, seat.token_hash), game.version)
 
 
-def send(s, game: GameRow, seat: SeatRow, template: str, *, asks: bool = False, hold_until: datetime | None = None,
+def send(s, game: GameRow, seat: SeatRow, template: str, *, asks: bool = False, subject: str | None = None,
+         starts_thread: bool = False, hold_until: datetime | None = None,
          hold_for: tuple[str, str] | None = None, **ctx) -> None:
     """Queue one mail to `seat` as an intent: the template's name and a JSON context (the seat's
     view, never the state), rendered by `render_intent` when the sender takes the row. Mail goes out
@@ -38,7 +40,10 @@ def send(s, game: GameRow, seat: SeatRow, template: str, *, asks: bool = False, 
 
     `asks=True`: the mail asks the seat for a decision, so replying to it plays (Reply-To is the
     seat's reply address with the game version, and the two lines of command help are shown).
-    The mail carries the table talk written since the seat's previous mail (`mail.talk`).
+    The mail carries the table talk written since the seat's previous mail (`mail.talk`). Its
+    subject says its kind (`mail.subjects`: "Your turn · round 2 · ...", "Round 2 over: ...") unless
+    `subject` is given; every mail of one game and seat shares one thread (`_thread`), whose root
+    is the seat's first mail (`starts_thread`: the invitation, or the host's "set up" mail).
     `hold_until`, `hold_for`: a held turn mail (see `outbox.mail_values`). A seat the computer plays
     (issue 18) has no address and gets no mail: nothing is queued."""
     if seat.computer:
@@ -49,10 +54,12 @@ def send(s, game: GameRow, seat: SeatRow, template: str, *, asks: bool = False, 
         ctx["talk"] = talk
     context = _plain({**ctx, "game": _game_ctx(game), "seat": _seat_ctx(seat), "token": token,
                       "base": render.base_url(), "asks": asks})
-    insert_mail(s, to_addr=seat.email, to_name=seat.name, subject=game.title, template=template, context=context,
+    subject = subject or subjects.subject_for(template, game.title, ctx)
+    insert_mail(s, to_addr=seat.email, to_name=seat.name, subject=subject, template=template, context=context,
                 game_id=None, seat=seat.seat if seat.seat is not None else seat.position,
                 thread_key=_thread(game, seat), unsubscribe_url=render.unsubscribe_url(token),
-                reply_to=reply_to_of(game, seat) if asks else None, hold_until=hold_until, hold_for=hold_for)
+                reply_to=reply_to_of(game, seat) if asks else None, starts_thread=starts_thread,
+                hold_until=hold_until, hold_for=hold_for)
 
 
 def _game_ctx(game: GameRow) -> dict:
@@ -88,11 +95,11 @@ def _plain(ctx: dict) -> orjson.Fragment:
 def invitation(s, game: GameRow, seat: SeatRow, host: SeatRow, seats: list[SeatRow],
                rematch_of: str | None = None) -> None:
     """`rematch_of`: the title of the finished game this one is a rematch of (the mail says so)."""
-    send(s, game, seat, "invitation", host=host, seats=seats, rematch_of=rematch_of)
+    send(s, game, seat, "invitation", host=host, seats=seats, rematch_of=rematch_of, starts_thread=True)
 
 
 def host_created(s, game: GameRow, host: SeatRow, seats: list[SeatRow]) -> None:
-    send(s, game, host, "created", seats=seats)
+    send(s, game, host, "created", seats=seats, starts_thread=True)
 
 
 def notice(s, game: GameRow, seat: SeatRow, message: str) -> None:

@@ -56,11 +56,12 @@ def clock_context(game: GameRow, seat: SeatRow, seats: list[SeatRow] | None = No
 def decision_or_nothing(s, game: GameRow, seat: SeatRow, g: engine.Game, *, first: bool = False,
                         events: list[dict] | None = None, round_over: dict | None = None,
                         clock_note: str | None = None, seats: list[SeatRow] | None = None,
-                        clock_status: dict | None = None, hold: bool = False) -> None:
+                        clock_status: dict | None = None, hold: bool = False, reminder: bool = False) -> None:
     """The turn mail; none for `off`, and none for `digest` (the daily digest lists the game).
     `hold`: the player is looking at this decision on the board right now (they just moved there):
     the mail waits MAIL_HOLD_MINUTES and goes only if the decision is still open then (issue 15.2;
-    `mail.delivery` asks `still_owed`)."""
+    `mail.delivery` asks `still_owed`). `reminder`: the clock's reminder of a decision still open
+    (its own subject)."""
     if seat.mail_pref in {"off", "digest"} or seat.seat is None:
         return
     view = engine.view(g, seat.seat, log=False)
@@ -69,7 +70,7 @@ def decision_or_nothing(s, game: GameRow, seat: SeatRow, g: engine.Game, *, firs
     held = {"hold_until": utcnow() + timedelta(minutes=minutes), "hold_for": (game.id, view["decision"])
             } if minutes > 0 and view.get("decision") else {}
     send(s, game, seat, "turn", asks=True, events=events or [], round_over=round_over, first=first,
-          clock_note=clock_note, **held, **ctx)
+          clock_note=clock_note, reminder=reminder, **held, **ctx)
 
 
 def still_owed(s, game_id: str, seat: int | None, decision: str) -> bool:
@@ -96,6 +97,12 @@ def reply_answer(s, game: GameRow, seat: SeatRow, *, headline: str, details: lis
     legal = sorted({m.text() for m in g.legal_moves(seat.seat)}) if owes and error else []
     send(s, game, seat, "answer", asks=owes, headline=headline, details=details or [],
           events=events or [], legal=legal, error=error, **ctx)
+
+
+def _round_record(view: dict) -> dict:
+    """The round that just ended, as its mails' `round_over` (its number and scores, public, C10):
+    without its final boards, which the mail's view already carries (`view["rounds"][-1]`)."""
+    return {k: v for k, v in view["rounds"][-1].items() if k != "boards"}
 
 
 def after_move(s, game: GameRow, seats: list[SeatRow], owed_before: dict[int, str | None], new: engine.Game,
@@ -132,13 +139,13 @@ def after_move(s, game: GameRow, seats: list[SeatRow], owed_before: dict[int, st
         if owes_new and on_page and via == "reply":
             continue  # the reply's answer mail shows the board and this decision's links
         if owes_new:
-            round_over = engine.view(new, r.seat, log=False)["rounds"][-1] if round_done else None
+            round_over = _round_record(engine.view(new, r.seat, log=False)) if round_done else None
             decision_or_nothing(s, game, r, new, events=shown(r.seat), round_over=round_over, clock_note=clock_note,
                                 seats=seats, clock_status=clock_status, hold=on_page and via == "web")
             mailed.add(r.seat)
         elif round_done and r.mail_pref != "off":
             view = engine.view(new, r.seat, log=False)
-            send(s, game, r, "round_over", view=view, events=shown(r.seat), round_over=view["rounds"][-1],
+            send(s, game, r, "round_over", view=view, events=shown(r.seat), round_over=_round_record(view),
                   clock_note=clock_note)
             mailed.add(r.seat)
     if tell_mover and (mover not in mailed or back_note):

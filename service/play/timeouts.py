@@ -102,7 +102,7 @@ class ServiceClockHandlers:
             msg = _("Reminder: please decide by %(when)s, or the computer will play this decision for you.",
                     when=local_text(d.deadline_at, tz))
         # the turn mail again, with the reminder on top: its move links and Reply-To still play
-        notify.decision_or_nothing(s, game, seat, load_engine_game(game), clock_note=msg)
+        notify.decision_or_nothing(s, game, seat, load_engine_game(game), clock_note=msg, reminder=True)
         return True
 
     def on_digest(self, s: Session, seat_clocks: list[SeatClock], now: datetime) -> None:

@@ -8,7 +8,9 @@ functions of its sibling modules that those callers use:
 - cards: card texts and classes, the players in the viewer's order;
 - links: paths, URLs and move slugs;
 - moves: the move groups and pickers, the Confirm sentence, the status line;
-- sheet: score rows, chart data, standings;
+- sheet: score rows, chart data (SVG for pages, table bars for mails), standings, the text sheet;
+- results: a round's end (final boards, score parts), as data and as text;
+- reply_box: the reply examples of a mail that asks for a decision;
 - text: the plain-text board and links of mails;
 - clock_text: the clock's sentences.
 `_` is Flask-Babel's `gettext` (code that calls `render._` gets the standard function)."""
@@ -51,7 +53,9 @@ from service.render.links import (
     watch_url,
 )
 from service.render.moves import describe, done_words, highlight_cells, move_groups, picker_rows, status_line
-from service.render.sheet import score_chart, score_rows, sheet_totals, standings
+from service.render.reply_box import reply_examples
+from service.render.results import round_result, round_text
+from service.render.sheet import bar_chart, score_chart, score_rows, sheet_text, sheet_totals, standings
 from service.render.text import links_text, text_board
 
 __all__ = [
@@ -60,6 +64,7 @@ __all__ = [
     "_",
     "action_effect",
     "action_name",
+    "bar_chart",
     "base_url",
     "board",
     "card",
@@ -85,11 +90,15 @@ __all__ = [
     "picker_rows",
     "players_in_order",
     "prefs_url",
+    "reply_examples",
+    "round_result",
+    "round_text",
     "rules_line",
     "score_chart",
     "score_rows",
     "seat_path",
     "seat_url",
+    "sheet_text",
     "sheet_totals",
     "slug_for",
     "split_move",
