@@ -11,6 +11,7 @@ from __future__ import annotations
 from flask_babel import gettext as _
 
 from service.render.cards import card_text
+from service.render.moves import describe
 
 _LOW = 4  # "if 4 or less": a low card is worth keeping
 
@@ -67,7 +68,7 @@ def reply_examples(view: dict | None) -> list[dict]:
                                   card=card_text(view.get("discard_top")), cell=target)})
         other = next((m for m in legal if m.startswith(("action ", "play "))), None)
         if other:
-            out.append({"text": other, "says": _("Or any other move, written as on the buttons.")})
+            out.append({"text": other, "says": describe(view, [other])})
     elif kind == "place_drawn":
         target = high["cell"] if high is not None else (down[0] if down else None)
         if target and f"swap {target}" in legal:
@@ -76,5 +77,5 @@ def reply_examples(view: dict | None) -> list[dict]:
             out.append({"text": f"flip {down[0]}",
                         "says": _("Discard it and turn over %(cell)s.", cell=down[0])})
     if not out and legal:
-        out.append({"text": legal[0], "says": ""})
+        out.append({"text": legal[0], "says": describe(view, [legal[0]])})
     return out

@@ -30,8 +30,11 @@ CELL = re.compile(r"^[A-D][1-3]$")
 
 
 def _visible(html: str) -> str:
-    """A page's text as a person reads it: no tags, no attribute values (links carry encoded moves)."""
-    text = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
+    """A page's text as a person reads it: no tags, no attribute values (links carry encoded moves),
+    no reply example's command (what a player types, e.g. `action row 1`: the sentence beside it
+    names the card, and `_reply_examples_say_the_card` checks that)."""
+    text = re.sub(r"<code data-reply-example[^>]*>[^<]*</code>", " ", html)
+    text = re.sub(r"<(script|style)\b.*?</\1>", " ", text, flags=re.S)
     return re.sub(r"<[^>]+>", " ", text)
 
 
@@ -39,9 +42,23 @@ def assert_readable(text: str, where: str) -> None:
     """No engine id of a card (`draw-three`) and no `action row N` without the card's name, in what
     a person reads (addresses aside: links carry keys, not words)."""
     text = re.sub(r"https?://\S+", " ", text)
+    text = _reply_examples_say_the_card(text)
     for pattern, what in ((SLUG, "a card id where a name belongs"), (BARE_ROW, "'action row N' without a name")):
         found = pattern.search(text)
         assert not found, f"{where}: {what}: ...{text[max(0, found.start() - 200):found.end() + 80]}..."
+
+
+def _reply_examples_say_the_card(text: str) -> str:
+    """The plain-text reply box writes each example command on its own line (4 spaces in), the
+    sentence saying what it does on the next: a command `action row N` must be followed by a
+    sentence naming the card; the command itself is then left out of the check."""
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if re.fullmatch(r"    action row \d", line):
+            says = next((s for s in lines[i + 1:] if s.strip()), "")
+            assert not BARE_ROW.search(says) and "from the action row" in says, (line, says)
+            lines[i] = ""
+    return "\n".join(lines)
 
 
 def _game(app) -> GameRow:

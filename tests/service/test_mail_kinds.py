@@ -363,8 +363,8 @@ def test_action_reply_box_offers_the_conditional_draw_and_an_action_move(app):
 
 
 def test_plain_text_turn_mail_names_many_moves_with_one_board_link(app):
-    """Action with Swap own held: dozens of single moves; the text part links the first few and
-    names the rest with one board link (no wall of URLs)."""
+    """Action with Swap own held: dozens of single moves; the text part has a few URLs, Swap own's
+    pairs one link to the board (no wall of URLs)."""
     ann = action_grid("1 2 3 4 / 5 6 7 8 / 9 10 11 12")
     bo = action_grid("1 2 3 4 / 5 6 7 8 / 9 10 11 12")
     gid, tokens = _crafted(app, "action", action_deal([ann, bo], draw_top=[10, 0]),
@@ -378,4 +378,5 @@ def test_plain_text_turn_mail_names_many_moves_with_one_board_link(app):
     g = engine.Game.from_json(h.game_state(app, gid)[1])
     assert len(g.legal_moves(0)) > 40
     assert len(URL_RE.findall(m.text_body)) <= 12
-    assert re.search(r"\d+ more moves, on your board: http://localhost/s/", m.text_body)
+    # Swap own's 66 pairs are one line to the board, where the first card is picked (15.5)
+    assert re.search(r"Swap own: choose [^\n]*on your board\n  http://localhost/s/\S+\?pick=swap-own", m.text_body), m.text_body
