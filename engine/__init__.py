@@ -48,3 +48,4 @@ __all__ = [
 ]
 
 from . import action as _action  # noqa: E402,F401  registers the SKYJO Action variant
+from . import strong as _strong  # noqa: E402,F401  registers the strong and easy bots
