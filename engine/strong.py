@@ -22,7 +22,7 @@ from typing import Any
 
 from . import bots as _bots
 from .moves import DRAW, FLIP, REVEAL, SWAP, TAKE
-from .phases import DOWN, GONE, PLAY, STAGE_TURN, UP
+from .phases import DOWN, GONE, PLAY, STAGE_TAKEN, STAGE_TURN, UP
 from .seatview import determinize, unseen
 from .strong_eval import COLUMNS, DEFAULT, KNOWN, Model, Params
 
@@ -152,6 +152,15 @@ class Planner:
     def best_swap(self, card: Any, cells: Sequence[int]) -> tuple[float, int]:
         return max(((self.swap_value(card, c), c) for c in cells), default=(-1e9, -1))
 
+    def take_value(self, card: Any, cells: Sequence[int]) -> float:
+        """The best placement of the discard top `card`, never onto an equal face-up card: that changes
+        nothing, and bots doing it in turn would repeat one position for ever (issue 16)."""
+        return self.best_swap(card, self.useful(card, cells))[0]
+
+    def useful(self, card: Any, cells: Sequence[int]) -> list[int]:
+        """`cells` but those holding an equal face-up card (all of them if nothing else is left)."""
+        return [c for c in cells if not (self.faces[c] == UP and self.cards[c] == card)] or list(cells)
+
     def draw_value(self, swap_cells: Sequence[int], flip_cells: Sequence[int]) -> float:
         """The expectation, over the unseen cards, of the best use of a drawn card (C7)."""
         flip = self.best_flip(flip_cells)[0]
@@ -173,8 +182,10 @@ def strong_code(game: Any, seat: int, rng: _random.Random, params: Params = DEFA
     if view.stage == STAGE_TURN:
         if (DRAW << 4) not in codes:
             return TAKE << 4
-        take = plan.best_swap(view.discard[-1], swap_cells)[0]
+        take = plan.take_value(view.discard[-1], swap_cells)
         return TAKE << 4 if take > plan.draw_value(swap_cells, flip_cells) else DRAW << 4
+    if view.stage == STAGE_TAKEN:
+        swap_cells = plan.useful(view.held, swap_cells)
     value, cell = plan.best_swap(view.held, swap_cells)
     code = SWAP << 4 | cell
     if (FLIP << 4 | flip_cells[0] if flip_cells else -1) in codes:

@@ -83,7 +83,7 @@ def _game_card(game: Any, seat: int, plan: Planner, moves: list[AnyMove]) -> Any
     f = game.face[seat]
     swap_cells = [c for c in range(12) if f[c] != GONE]
     flip_cells = [c for c in range(12) if plan.faces[c] in (0, 3)]
-    take = plan.best_swap(game.discard[-1], swap_cells)[0]
+    take = plan.take_value(game.discard[-1], swap_cells)
     return classic["take"] if take > plan.draw_value(swap_cells, flip_cells) else classic["draw"]
 
 
@@ -93,8 +93,12 @@ def strong_move(game: Any, seat: int, rng: _random.Random) -> AnyMove:
     view = determinize(game, seat)  # everything below reads only what the seat may see
     moves = view.legal_moves(seat)
     kind = view.owes(seat)
-    if kind in ("place_drawn", "place_taken"):
+    if kind == "place_drawn":
         return _placement(planner(view, seat), view.held, moves)
+    if kind == "place_taken":  # never back onto an equal face-up card (issue 16)
+        plan = planner(view, seat)
+        useful = set(plan.useful(view.held, range(12)))
+        return _placement(plan, view.held, [m for m in moves if getattr(m, "cell", None) in useful] or moves)
     if kind == "pick_three":
         return _pick(planner(view, seat), list(view.three), moves)
     greedy = greedy_move(view, seat, rng)
