@@ -67,6 +67,8 @@ class Planner:
         self.model = Model(unseen(game, seat), points, turns, removal, params, matchable)
         self.faces, self.cards = self.grids[seat]
         self.now = self.model.grid(self.faces, self.cards)
+        downs_left = [c for c in range(12) if self.faces[c] in (DOWN, KNOWN)]
+        self.last_down = downs_left[0] if len(downs_left) == 1 and not self.closing else -1
         raws = {s: self.model.raw(*self.grids[s]) + extra(s) for s in game.active}
         self.raw_others = [(raws[s], game.down[s], self._worst(s)) for s in self.others]
         lead = (sum(r for r, _, _ in self.raw_others) / max(1, len(self.others))) - raws[seat]
@@ -107,21 +109,17 @@ class Planner:
 
     def _column_delta(self, cell: int, card: Any) -> float:
         col = COLUMNS[cell & 3]
-        old = self.model.column([(self.faces[c], self.cards[c]) for c in col])
-        new = self.model.column([((UP, card) if c == cell else (self.faces[c], self.cards[c])) for c in col])
+        old = self.model.column(tuple([(self.faces[c], self.cards[c]) for c in col]))
+        new = self.model.column(tuple([((UP, card) if c == cell else (self.faces[c], self.cards[c])) for c in col]))
         return new - old
 
     def _closes(self, cell: int) -> bool:
-        return (
-            not self.closing
-            and self.faces[cell] in (DOWN, KNOWN)
-            and sum(1 for f in self.faces if f in (DOWN, KNOWN)) == 1
-        )
+        """Whether a card on `cell` closes the round (C9): it is the last face-down one."""
+        return cell == self.last_down
 
     def _close_value(self, card: Any) -> float:
         """Putting `card` on the last face-down cell closes the round (C9): exact score, doubling (C10)."""
-        cell = next(c for c in range(12) if self.faces[c] in (DOWN, KNOWN))
-        faces, cards = self._after(cell, card)
+        faces, cards = self._after(self.last_down, card)
         mine = sum(self.points(cards[c]) for c in range(12) if faces[c] == UP) + self.extra(self.seat)
         chance = self.model.doubled_chance(mine, self.raw_others, self.game.options)
         return -(mine + chance * max(mine, 0.0)) + self.close_gain

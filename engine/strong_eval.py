@@ -75,6 +75,7 @@ class Model:
         self.var = var
         self.eff_down = sum(p * self.eff(card) for card, p in self.prob.items()) if pool else self.mu
         self.pool = pool
+        self._columns: dict[tuple[tuple[int, Any], ...], float] = {}
 
     # ------------------------------------------------------------------ cells and columns
     def eff(self, card: Any) -> float:
@@ -87,8 +88,14 @@ class Model:
         looks = self.p.pair_reach * self.turns_left
         return self.p.pair_share * (1.0 - (1.0 - p) ** looks) if looks > 0 else 0.0
 
-    def column(self, cells: Sequence[tuple[int, Any]]) -> float:
+    def column(self, cells: tuple[tuple[int, Any], ...]) -> float:
         """Expected worth of one column: cells are (face, card) with face DOWN / UP / GONE / KNOWN."""
+        value = self._columns.get(cells)
+        if value is None:
+            value = self._columns[cells] = self._column(cells)
+        return value
+
+    def _column(self, cells: tuple[tuple[int, Any], ...]) -> float:
         live = [(f, v) for f, v in cells if f != GONE]
         base = 0.0
         for f, v in live:
@@ -118,7 +125,7 @@ class Model:
         return (1.0 - chance) * base
 
     def grid(self, faces: Sequence[int], cards: Sequence[Any]) -> float:
-        return sum(self.column([(faces[c], cards[c]) for c in col]) for col in COLUMNS)
+        return sum(self.column(tuple([(faces[c], cards[c]) for c in col])) for col in COLUMNS)
 
     def raw(self, faces: Sequence[int], cards: Sequence[Any]) -> float:
         """Expected sum without any future improvement (what the grid scores if the round ended now)."""
