@@ -22,7 +22,7 @@ from typing import Any
 
 from . import bots as _bots
 from .moves import DRAW, FLIP, REVEAL, SWAP, TAKE
-from .phases import DOWN, GONE, PLAY, STAGE_TAKEN, STAGE_TURN, UP
+from .phases import DOWN, GONE, PLAY, STAGE_DRAWN, STAGE_TAKEN, STAGE_TURN, UP
 from .seatview import determinize, unseen
 from .strong_eval import COLUMNS, DEFAULT, KNOWN, Model, Params
 
@@ -186,7 +186,7 @@ def strong_code(game: Any, seat: int, rng: _random.Random, params: Params = DEFA
         swap_cells = plan.useful(view.held, swap_cells)
     value, cell = plan.best_swap(view.held, swap_cells)
     code = SWAP << 4 | cell
-    if (FLIP << 4 | flip_cells[0] if flip_cells else -1) in codes:
+    if view.stage == STAGE_DRAWN and flip_cells:  # a taken card must be swapped (C7)
         flip, fcell = plan.best_flip(flip_cells)
         if flip > value:
             code = FLIP << 4 | fcell

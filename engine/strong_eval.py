@@ -35,9 +35,9 @@ class Params:
     horizon: float = 4.0  # turns over which lam fades in (1 - exp(-turns / horizon))
     pair_reach: float = 1.3  # cards seen per turn that could complete a pair (own draw + discards)
     pair_share: float = 0.6  # how much of that chance is really used
-    tempo: float = 0.25  # worth of one face-down card less, per point of lead over the others
+    tempo: float = 0.0  # worth of one face-down card less, per point of lead (0.25 measured worse)
     tempo_cap: float = 1.0
-    info: float = 0.3  # worth of turning a card up (later choices are better informed)
+    info: float = 0.6  # worth of turning a card up (later choices are better informed)
     close_share: float = 0.5  # share of the others' remaining improvement a close takes from them
     last_turn_gain: float = 0.6  # share of (worst card - 2) an opponent saves in its last turn
 

@@ -103,6 +103,28 @@ def test_c13_a9_strong_decision_does_not_change_when_hidden_cards_are_scrambled(
     assert {"turn", "place_drawn", "place_taken"} <= set(kinds)
 
 
+def test_a9_4_strong_decision_ignores_what_others_saw_by_insight() -> None:
+    """A9.4: Insight knowledge is private. At positions where other seats know face-down cards (and
+    the deciding seat may know some too), scrambling the cards the deciding seat has not seen - and
+    with them the others' knowledge - does not change the strong bot's decision."""
+    checked = 0
+    for seed in range(6):
+        g = engine.new_game(NAMES[:3], "action", seed=f"ins-{seed}")
+        rng = random.Random(seed)
+        step = 0
+        while not g.is_over and step < 1500 and checked < 8 * (seed + 1):
+            seat = g.pending()[0].seat
+            if g.phase == "play" and any(g.known[s] for s in g.active if s != seat) and step % 3 == 0:
+                move = engine.bot_move(g, seat, "strong", random.Random(7))
+                for _ in range(2):
+                    other = scramble(g, seat, rng)
+                    assert engine.bot_move(other, seat, "strong", random.Random(7)) == move
+                checked += 1
+            g.play(seat, engine.bot_move(g, seat, "random", rng))
+            step += 1
+    assert checked >= 20
+
+
 def test_seat_view_copy_looks_the_same_and_is_the_same_for_scrambled_games() -> None:
     """The copy the bot decides on shows the seat exactly its view, and is a function of that view:
     a scrambled game gives the same copy (engine.seatview.determinize)."""
