@@ -163,6 +163,27 @@ def test_strong_moves_are_legal_and_games_finish(variant: str, players: int, see
     assert {"reveal", "turn", "place_drawn"} <= kinds
 
 
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"column_removal": False, "final_reveal_removal": False, "target_score": 50},
+        {"doubling": False, "target_score": 50},
+        {"doubling_tie": "lenient", "doubling_positive_only": False, "target_score": 50},
+    ],
+)
+def test_c8_c10_strong_plays_legally_under_other_options(options: dict[str, Any]) -> None:
+    """C8 without column removal, C10 without doubling or with its other ties: still legal, still ends."""
+    g = engine.new_game(NAMES[:3], options=options, seed="options")
+    rng = random.Random(2)
+    while not g.is_over:
+        seat = g.pending()[0].seat
+        move = engine.bot_move(g, seat, "strong" if seat != 1 else "greedy", rng)
+        assert move in g.legal_moves(seat)
+        g.play(seat, move)
+    if not options.get("column_removal", True):
+        assert not any(r["removed_columns"] for r in g.rounds)
+
+
 def test_strong_bot_is_deterministic_given_its_rng() -> None:
     """The same game and RNG seed give the same whole game (records equal), classic and Action."""
     for variant in ("classic", "action"):
