@@ -134,15 +134,15 @@ class Table:
         _status, g = self.game()
         owed = g.decision_id(seat)
         mail = next((m for m in reversed(self.inbox[self.addrs[seat]])
-                     if any(d.endswith(f"?d={owed}") for d in LINK.findall(m.text_body))), None)
+                     if any(d.endswith(f"?d={owed}") for d in _links(m))), None)
         if mail is None:  # nothing in the mailbox asks for it: they open their board from a bookmark
             self.no_mail += 1
             board = _seat_path(self.inbox[self.addrs[seat]])
         else:
             texts = self.choose(g, seat)
             slug = _slug(texts)
-            links = [p for p in LINK.findall(mail.text_body) if f"/m/{slug}?" in p]
-            assert links, (slug, LINK.findall(mail.text_body)[:4])
+            links = [p for p in _links(mail) if f"/m/{slug}?" in p]
+            assert links, (slug, _links(mail)[:4])
             unit = self.unit(g, seat, texts)
             page = self.client.get(links[0])  # click 1: the confirm page
             self.clicks[unit] += 1
@@ -193,6 +193,12 @@ class Table:
             key = ("tie", seat, g.version)
             self.kind_of[key] = "tie"
         return key
+
+
+def _links(mail) -> list[str]:
+    """The move links of a mail, as a player clicks them: the HTML part's buttons (the text part
+    lists the moves as short labels; some, like a taken card's places, only by the board's link)."""
+    return LINK.findall(mail.html_body or "") or LINK.findall(mail.text_body)
 
 
 def _csrf(html: str) -> str:
