@@ -47,6 +47,21 @@ def sheet_totals(view: dict) -> list:
     return [totals[p["seat"]] if totals else p["total"] for p in view["players"]]
 
 
+def _apart(ys: list[float], *, gap: float, top: float, bottom: float) -> list[float]:
+    """The end labels' heights moved apart so that no two are closer than `gap` (close totals drew
+    their labels on top of each other), kept in order and inside [top, bottom] where they fit."""
+    order = sorted(range(len(ys)), key=lambda i: ys[i])
+    placed = [0.0] * len(ys)
+    last = None
+    for i in order:
+        placed[i] = max(ys[i], top) if last is None else max(ys[i], last + gap)
+        last = placed[i]
+    if last is not None and last > bottom:  # shift the whole stack up, as far as the top allows
+        shift = max(0.0, min(last - bottom, min(placed) - top))
+        placed = [v - shift for v in placed]
+    return placed
+
+
 def score_chart(view: dict, width: int = 420, height: int = 180) -> dict | None:
     """The running totals as a line chart (one line per player, the rounds along x) for the `chart`
     macro: the drawing's size, the horizontal guide lines with their labels, the round numbers
@@ -71,6 +86,7 @@ def score_chart(view: dict, width: int = 420, height: int = 180) -> dict | None:
         return pad_t + h * (hi - v) / (hi - lo)
 
     ticks = sorted({lo, 0, hi} if lo < 0 else {lo, hi})
+    label_ys = _apart([y(s[-1]) + 4 for s in series], gap=12, top=pad_t + 8, bottom=height - pad_b + 4)
     return {
         "width": width,
         "height": height,
@@ -88,7 +104,7 @@ def score_chart(view: dict, width: int = 420, height: int = 180) -> dict | None:
                 "last": s[-1],
                 "points": " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(s)),
                 "label_x": f"{x(len(s) - 1) + 6:.1f}",
-                "label_y": f"{y(s[-1]) + 4:.1f}",
+                "label_y": f"{label_ys[k]:.1f}",
             }
             for k, (p, s) in enumerate(zip(players, series, strict=True))
         ],

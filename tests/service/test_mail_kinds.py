@@ -380,3 +380,17 @@ def test_plain_text_turn_mail_names_many_moves_with_one_board_link(app):
     assert len(URL_RE.findall(m.text_body)) <= 12
     # Swap own's 66 pairs are one line to the board, where the first card is picked (15.5)
     assert re.search(r"Swap own: choose [^\n]*on your board\n  http://localhost/s/\S+\?pick=swap-own", m.text_body), m.text_body
+
+
+def test_page_chart_end_labels_never_overlap_when_totals_are_close(app):
+    """The page's SVG chart (issue 15.4: labels that do not overlap): totals 119, 120 and 159 drew
+    "Ann 119" on top of "Bo 120"; the end labels are at least 12 px apart and inside the drawing."""
+    view = {"players": [{"seat": i, "name": n} for i, n in enumerate(("Ann", "Bo", "Carla", "Di"))],
+            "options": {"target_score": 110},
+            "rounds": [{"round": 1, "scores": [63, 52, 106, 62], "totals": [63, 52, 106, 62]},
+                       {"round": 2, "scores": [56, 68, 53, 57], "totals": [119, 120, 159, 119]}]}
+    with app.test_request_context():
+        chart = render.score_chart(view)
+    ys = sorted(float(line["label_y"]) for line in chart["lines"])
+    assert all(b - a >= 12 for a, b in zip(ys, ys[1:], strict=False)), ys
+    assert 0 <= ys[0] and ys[-1] <= chart["height"], ys
