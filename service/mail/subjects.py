@@ -72,9 +72,11 @@ def subject_for(template: str, title: str, ctx: dict) -> str:
     if template == "game_over" and view:
         return game_over(view)
     if template == "answer":
-        if ctx.get("error"):
-            return _("Your reply was not played · %(title)s", title=title)
-        return _("Your reply was played · %(title)s", title=title)
+        if ctx.get("played"):
+            return _("Your reply was played · %(title)s", title=title)
+        if ctx.get("message_only"):
+            return _("Your message was passed on to the table · %(title)s", title=title)
+        return _("Your reply was not played · %(title)s", title=title)
     if template == "invitation":
         host = ctx.get("host")
         name = host.get("name", "") if isinstance(host, dict) else getattr(host, "name", "")

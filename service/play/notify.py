@@ -86,17 +86,20 @@ def still_owed(s, game_id: str, seat: int | None, decision: str) -> bool:
 
 
 def reply_answer(s, game: GameRow, seat: SeatRow, *, headline: str, details: list[str] | None = None,
-                 events: list[dict] | None = None, error: bool = False) -> None:
+                 events: list[dict] | None = None, error: bool = False, played: bool = False,
+                 message_only: bool = False) -> None:
     """The answer to a reply mail, always to the seat's stored address (never to the reply's From):
     what was understood and done (or why nothing was done), the seat's own view of the board, and when
-    the seat owes a decision the move links, the legal moves and the command help (replying plays)."""
+    the seat owes a decision the move links, the legal moves and the command help (replying plays).
+    Its subject says what became of the reply: `played`, `message_only` (only table talk), or not
+    played (refused, or the game moved on)."""
     g = engine.Game.from_json(game.state) if game.state is not None else None
     view = engine.view(g, seat.seat, log=False) if g is not None and seat.seat is not None else None
     owes = bool(view) and g is not None and not g.is_over and any(p.seat == seat.seat for p in g.pending())
     ctx = turn_context(game, seat, view) if owes else {"view": view, "deadline": None}
     legal = sorted({m.text() for m in g.legal_moves(seat.seat)}) if owes and error else []
     send(s, game, seat, "answer", asks=owes, headline=headline, details=details or [],
-          events=events or [], legal=legal, error=error, **ctx)
+          events=events or [], legal=legal, error=error, played=played, message_only=message_only, **ctx)
 
 
 def _round_record(view: dict) -> dict:

@@ -129,7 +129,8 @@ def _apply(s: Session, seat: SeatRow, game: GameRow, r: InboundReply, version: i
     if said and not text:  # no move at all: only a message
         headline = (_("No move in your reply: your message was passed on to the table.") if message is not None
                     else _("No move in your reply, and your message could not be passed on."))
-        notify.reply_answer(s, game, seat, headline=headline, details=said_note, error=message is None)
+        notify.reply_answer(s, game, seat, headline=headline, details=said_note, error=message is None,
+                            message_only=message is not None)
         return "message" if message is not None else "refused"
     wrote = _echo(text)
     stale_headline = _("Not applied: the game moved on since the mail you answered. Here is the current board.")
@@ -155,7 +156,7 @@ def _apply(s: Session, seat: SeatRow, game: GameRow, r: InboundReply, version: i
     if played.stopped:
         details.append(played.stopped)
     notify.reply_answer(s, game, seat, headline=_("Understood: %(plan)s", plan=played.plan_text),
-                        details=[*details, *said_note], events=played.events)
+                        details=[*details, *said_note], events=played.events, played=True)
     return "applied"
 
 

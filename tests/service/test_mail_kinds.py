@@ -70,7 +70,8 @@ def test_every_kind_has_its_subject_and_a_game_seat_keeps_one_thread(app, client
         row = s.get(GameRow, game.id)
         me = next(r for r in usecases.seats_of(s, game.id) if r.position == 1)
         notify.reply_answer(s, row, me, headline="Not applied.", error=True)
-        notify.reply_answer(s, row, me, headline="Understood: reveal A1")
+        notify.reply_answer(s, row, me, headline="Understood: reveal A1", played=True)
+        notify.reply_answer(s, row, me, headline="No move in your reply: ...", message_only=True)
     all_mails = h.mails(app)
     kinds = {m.subject for m in all_mails}
     assert f"Invitation from Hanna: {TITLE}" in kinds
@@ -79,6 +80,7 @@ def test_every_kind_has_its_subject_and_a_game_seat_keeps_one_thread(app, client
     assert f"Your turn · round 1 · {TITLE}" in kinds
     assert f"Reminder: your turn · round 2 · {TITLE}" in kinds
     assert f"Your reply was not played · {TITLE}" in kinds and f"Your reply was played · {TITLE}" in kinds
+    assert f"Your message was passed on to the table · {TITLE}" in kinds
     # "Round 1 over: Bo 4, Hanna 10, Carla 12": the round's scores from the engine, lowest first
     names = ["Hanna", "Bo", "Carla"]
     ranked = sorted((sc, s) for s, sc in enumerate(record["scores"]))
