@@ -122,6 +122,7 @@ def _board_context(game: GameRow, seat: SeatRow | None, token: str | None, view:
             "rows": render.score_rows(view), "chart": render.score_chart(view),
             "standings": render.standings(view) if view.get("phase") == "game_over" else None,
             "status_line": render.status_line(view),
+            "plan_examples": render.reply_examples(view) if seat is not None else [],
             "watch_url": render.watch_path(game.id, game.spectator_salt),
             "deadline": usecases.deadline_of(game), **_clock_board(game, seat)}
 

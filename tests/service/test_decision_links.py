@@ -299,3 +299,17 @@ def test_a_held_mail_holds_back_no_later_mail_and_a_failing_question_backs_it_of
     assert asked == [("g1", 1, "2.place_drawn.40")] and row.sent_at is None and row.attempts == 1
     sent = deliver_due(engine_, DevTransport(), now=now + timedelta(hours=2), still_owed=lambda *a: True)
     assert sent == 1 and _row(app, held.id).transport == "dev"
+
+
+def test_c4_the_opening_board_suggests_a_reveal_plan_not_a_draw(app, client):
+    """The whole-turn field's example follows the decision owed: in the opening it is two reveals
+    of the seat's own face-down cards, not `draw: ...`; after the opening, a draw plan."""
+    game = start(app, client)
+    board_path = link(app, ANN, "reveal-a1").split("/m/")[0]
+    board = client.get(board_path).text
+    example = re.search(r'id="plan-text"[^>]*placeholder="([^"]*)"', board).group(1)
+    assert re.fullmatch(r"reveal [A-D][1-3], reveal [A-D][1-3]", example), example
+    g = finish_opening(app, client, game.id)
+    board = client.get(link(app, PLAYERS[g.turn][1], "draw").split("/m/")[0]).text
+    example = re.search(r'id="plan-text"[^>]*placeholder="([^"]*)"', board).group(1)
+    assert example.startswith(("draw", "take")), example
