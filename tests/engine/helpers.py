@@ -126,8 +126,9 @@ def assert_json_round_trip(g: engine.Game) -> engine.Game:
 def redeal(game: engine.Game, seat: int, rng: random.Random) -> engine.Game:
     """Another hidden deal consistent with what `seat` sees (C13): the cards `seat` cannot see - every
     face-down card it does not know by Insight (A9.4), the draw pile, another seat's drawn card or
-    Draw three - shuffled among those places, the action deck (A1) shuffled, and a new seed (future
-    reshuffles and rounds). `engine.view(result, seat)` equals `engine.view(game, seat)`."""
+    Draw three - shuffled among those places, the action deck (A1) shuffled, the other seats' Insight
+    knowledge rewritten to their new cards, and new seeds (future reshuffles and rounds).
+    `engine.view(result, seat)` equals `engine.view(game, seat)`."""
     data = game.to_json()
     action = data["variant"] == "action"
     known = {(t, c) for t, c, _v in data["known"][seat]} if action else set()
@@ -149,10 +150,14 @@ def redeal(game: engine.Game, seat: int, rng: random.Random) -> engine.Game:
         box[key] = card
     if action:
         rng.shuffle(data["adeck"])
+        for s, lst in enumerate(data["known"]):  # the others' Insight knowledge follows their new cards
+            if s != seat:
+                for entry in lst:
+                    entry[2] = data["vals"][entry[0]][entry[1]]
     data["seed"] = f"redeal-{rng.getrandbits(64)}"
-    for spec in data["round_specs"]:
-        if "seed" in spec:
-            spec["seed"] = f"redeal-{rng.getrandbits(64)}"
+    for spec in data["round_specs"]:  # later rounds' deals are hidden too
+        spec.pop("deal", None)
+        spec["seed"] = f"redeal-{rng.getrandbits(64)}"
     new = engine.Game.from_json(data)
     assert engine.view(new, seat) == engine.view(game, seat), "the re-deal must look the same to the seat"
     return new

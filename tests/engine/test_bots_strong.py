@@ -13,53 +13,14 @@ import pytest
 
 import engine
 from engine.arena import play_game
-from engine.game import DOWN, STAGE_DRAWN
 from engine.seatview import determinize, unseen
 from engine.strong import bot_for_level
 from service.cli import main
 
 from .helpers import NAMES
+from .helpers import redeal as scramble
 
 STAGE_THREE = 3
-
-
-def scramble(game: engine.Game, seat: int, rng: random.Random) -> engine.Game:
-    """Everything `seat` cannot see, dealt again at random and consistently (C13): the face-down
-    cards it did not see by Insight, the draw pile, another seat's drawn card or Draw three cards,
-    the action deck's order, the other seats' Insight knowledge (rewritten to the new cards), the
-    seed and round seeds (future reshuffles)."""
-    data = game.to_json()
-    action = data["variant"] == "action"
-    known = {(t, c) for t, c, _v in data["known"][seat]} if action else set()
-    slots: list[tuple[Any, Any]] = [
-        (data["vals"][s], c)
-        for s in data["active"]
-        for c in range(12)
-        if data["face"][s][c] == DOWN and (s, c) not in known
-    ]
-    slots += [(data["draw"], i) for i in range(len(data["draw"]))]
-    others_turn = data["phase"] == "play" and data["turn"] != seat
-    if others_turn and data["held"] is not None and data["stage"] == STAGE_DRAWN:
-        slots.append((data, "held"))
-    if action and others_turn and data["stage"] == STAGE_THREE:
-        slots += [(data["three"], i) for i in range(len(data["three"]))]
-    cards = [box[key] for box, key in slots]
-    rng.shuffle(cards)
-    for (box, key), card in zip(slots, cards, strict=True):
-        box[key] = card
-    if action:
-        rng.shuffle(data["adeck"])
-        for s, lst in enumerate(data["known"]):
-            if s != seat:
-                for entry in lst:
-                    entry[2] = data["vals"][entry[0]][entry[1]]
-    data["seed"] = f"scrambled-{rng.getrandbits(64)}"
-    for spec in data["round_specs"]:
-        spec.pop("deal", None)
-        spec["seed"] = f"scrambled-{rng.getrandbits(64)}"
-    new = engine.Game.from_json(data)
-    assert engine.view(new, seat) == engine.view(game, seat), "the scramble must look the same to the seat"
-    return new
 
 
 def _positions(variant: str, players: int, seed: int, every: int) -> list[tuple[engine.Game, int]]:
