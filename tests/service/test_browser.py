@@ -443,12 +443,22 @@ def test_one_person_and_two_computer_seats_from_new_play_to_the_end_by_mail(comp
             confirm.click()
             page.wait_for_url(re.compile(r"/s/[^/]+$"))
             clicked += 1
+            # what is owed right after (the second opening reveal, the drawn card's place) is on the
+            # board as buttons, and its mail is held back (issue 15.2): play it there
+            for _owed in range(3):
+                button = page.locator("#moves button[data-move]")
+                if not button.count():
+                    break
+                with page.expect_navigation():
+                    button.first.click()
+                clicked += 1
         assert finished, f"the game did not reach its end after {clicked} moves"
         assert "Final standings" in page.content()
         page.screenshot(path=str(ARTIFACTS / "computer-game.png"), full_page=True)
         browser.close()
     everything = "\n".join(texts)
-    assert "Computer (strong) revealed" in everything and "Computer (normal) revealed" in everything
+    for name in ("Computer (strong)", "Computer (normal)"):  # what the computers did, by name
+        assert re.search(re.escape(name) + r" (revealed|put the|discarded the|took|drew|turned)", everything), name
     assert "time ran out" not in everything
     print(f"{clicked} moves by the person, {len(texts)} mails opened")
     assert (ARTIFACTS / "computer-game.png").stat().st_size > 1000
