@@ -5,11 +5,15 @@ what after a move is decided in `service.play.notify`."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 
 import orjson
 from flask_babel import gettext as _
+from sqlalchemy import bindparam
+from sqlmodel import select
 
+from service.i18n import DEFAULT, game_title, speaking
 from service.mail.outbox import insert_mail
 from service.mail.render import is_view
 from service.mail.talk import since_last_mail
@@ -42,16 +46,31 @@ def send(s, game: GameRow, seat: SeatRow, template: str, *, asks: bool = False, 
     talk = since_last_mail(s, game, seat)
     if talk is not None:
         ctx["talk"] = talk
-    context = _plain({**ctx, "game": _game_ctx(game), "seat": _seat_ctx(seat), "token": token,
-                      "base": render.base_url(), "asks": asks})
-    insert_mail(s, to_addr=seat.email, to_name=seat.name, subject=game.title, template=template, context=context,
+    lang = seat.lang or DEFAULT
+    title = game.title if lang == DEFAULT else _title_in(s, game, lang)
+    context = _plain({**ctx, "game": _game_ctx(game, title), "seat": _seat_ctx(seat), "token": token,
+                      "base": render.base_url(), "asks": asks, "lang": lang})
+    insert_mail(s, to_addr=seat.email, to_name=seat.name, subject=title, template=template, context=context,
                 game_id=None, seat=seat.seat if seat.seat is not None else seat.position,
                 thread_key=_thread(game, seat), unsubscribe_url=render.unsubscribe_url(token),
                 reply_to=reply_to_of(game, seat) if asks else None)
 
 
-def _game_ctx(game: GameRow) -> dict:
-    return {"id": game.id, "title": game.title, "status": game.status}
+def _game_ctx(game: GameRow, title: str | None = None) -> dict:
+    return {"id": game.id, "title": title or game.title, "status": game.status}
+
+
+_NAMES = select(SeatRow.name).where(SeatRow.game_id == bindparam("game_id")).order_by(SeatRow.position)
+
+
+def _title_in(s, game: GameRow, lang: str) -> str:
+    """The game's title in `lang` (the stored one is English): from its players' names, read once
+    per transaction."""
+    names = s.info.setdefault("title_names", {})
+    if game.id not in names:
+        names[game.id] = list(s.exec(_NAMES, params={"game_id": game.id}))
+    with speaking(lang):
+        return game_title(names[game.id])
 
 
 def _seat_ctx(seat: SeatRow) -> dict:
@@ -87,33 +106,45 @@ def host_created(s, game: GameRow, host: SeatRow, seats: list[SeatRow]) -> None:
     send(s, game, host, "created", seats=seats)
 
 
-def notice(s, game: GameRow, seat: SeatRow, message: str) -> None:
+def notice(s, game: GameRow, seat: SeatRow, message: str | Callable[[], str]) -> None:
+    """A short notice to `seat`. `message` as a function (`lambda: _("...")`) is said in the seat's
+    language; a text is taken as it is."""
     if seat.mail_pref == "off":
         return
+    if callable(message):
+        with speaking(seat.lang):
+            message = message()
     send(s, game, seat, "notice", message=message)
 
 
 def new_link(s, game: GameRow, seat: SeatRow) -> None:
-    send(s, game, seat, "notice", message=_("Your link was replaced; the old one no longer works. "
-                                             "This is your new link."))
+    with speaking(seat.lang):
+        message = _("Your link was replaced; the old one no longer works. This is your new link.")
+    send(s, game, seat, "notice", message=message)
 
 
 def links(s, entries: list[tuple[GameRow, SeatRow]]) -> None:
     """"Mail me my links": one mail listing the address's games, queued as an intent like every
     other mail (the request only writes the row; the sender renders it)."""
     first_game, first_seat = entries[0]
-    items = [{"title": g.title, "status": g.status, "url": render.seat_url(tokens.seat_token(r.token_salt))}
-             for g, r in entries]
-    insert_mail(s, to_addr=first_seat.email, to_name=first_seat.name, subject=_("Your SKYJO links"),
-                template="links", context=_plain({"items": items, "base": render.base_url()}),
+    lang = first_seat.lang or DEFAULT
+    items = [{"title": g.title if lang == DEFAULT else _title_in(s, g, lang), "status": g.status,
+              "url": render.seat_url(tokens.seat_token(r.token_salt))} for g, r in entries]
+    with speaking(lang):
+        subject = _("Your SKYJO links")
+    insert_mail(s, to_addr=first_seat.email, to_name=first_seat.name, subject=subject,
+                template="links", context=_plain({"items": items, "base": render.base_url(), "lang": lang}),
                 thread_key=f"links-{first_seat.email.lower()}")
 
 
-def digest(s, address: str, to_name: str, games: list[dict], *, now: datetime | None = None) -> None:
+def digest(s, address: str, to_name: str, games: list[dict], *, now: datetime | None = None,
+           lang: str = DEFAULT) -> None:
     """The morning digest (clock's `digest` preference): one mail to `address` listing its games
     that wait for a decision, each `{"title", "view" (the seat's own), "url", "due", "talk"}` (the
     game's table talk since the seat's previous mail, `mail.talk`)."""
-    subject = (_("SKYJO: %(n)s games are waiting for you", n=len(games)) if len(games) > 1
-               else _("SKYJO: a game is waiting for you"))
+    with speaking(lang):
+        subject = (_("SKYJO: %(n)s games are waiting for you", n=len(games)) if len(games) > 1
+                   else _("SKYJO: a game is waiting for you"))
     insert_mail(s, to_addr=address, to_name=to_name, subject=subject, template="digest",
-                context=_plain({"games": games, "base": render.base_url()}), thread_key=f"digest-{address}", now=now)
+                context=_plain({"games": games, "base": render.base_url(), "lang": lang}),
+                thread_key=f"digest-{address}", now=now)

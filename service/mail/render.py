@@ -15,6 +15,7 @@ from flask import current_app, has_app_context, render_template
 from flask_babel import gettext as _
 
 from engine.plans import COMMAND_HELP
+from service.i18n import speaking
 from service.render import board as render
 from service.render.clock_text import clock_lines
 
@@ -45,6 +46,11 @@ def render_intent(template: str, context: dict) -> tuple[str, str]:
     """The text and HTML bodies of a queued intent (needs an app context for templates and
     translations; no database). Links are built from the token and base URL stored at queue time."""
     ctx = _revive(context)
+    with speaking(ctx.pop("lang", None)):  # the recipient's language (issue 17)
+        return _render(template, ctx)
+
+
+def _render(template: str, ctx: dict) -> tuple[str, str]:
     token, base = ctx.pop("token", None), ctx.pop("base")  # no token: a mail for an address, not a seat
     if ctx.pop("links", False):
         view = ctx["view"]

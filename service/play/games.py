@@ -11,7 +11,9 @@ from sqlalchemy import func
 from sqlmodel import Session, select
 
 import engine
+from service import i18n
 from service.clock import core as clock
+from service.i18n import speaking
 from service.mail import compose as mails
 from service.play import clock_service, notify, talk
 from service.play.errors import Conflict, Forbidden, Invalid, NotFound
@@ -24,11 +26,10 @@ MIN_PLAYERS = 2
 
 
 def game_title(names: list[str]) -> str:
-    if len(names) == 1:
-        joined = names[0]
-    else:
-        joined = _("%(first)s and %(last)s", first=", ".join(names[:-1]), last=names[-1])
-    return _("SKYJO with %(names)s", names=joined)
+    """The stored title (English: what a seat in English and the logs see; `mail.compose` and the
+    pages say it in each seat's language from the names, `i18n.game_title`)."""
+    with speaking("en"):
+        return i18n.game_title(names)
 
 
 def default_options(variant: str = "classic") -> dict:
@@ -45,7 +46,9 @@ class Created:
 def create_game(s: Session, *, host_name: str, host_email: str, players: list[tuple[str, str]],
                 variant: str = "classic", options: dict | None = None, decision_hours: int = 48,
                 setup: dict | None = None, rematch_of: str | None = None, host_tz: str | None = None,
-                reminder_hours: list | None = None, timeout_policy: str = "bot") -> Created:
+                reminder_hours: list | None = None, timeout_policy: str = "bot", host_lang: str = "en",
+                langs: list[str] | None = None) -> Created:
+    """`langs`: each other player's language (issue 17; default: the host's), in `players`' order."""
     everyone = [(host_name.strip(), host_email.strip())] + [(n.strip(), e.strip()) for n, e in players]
     if not MIN_PLAYERS <= len(everyone) <= MAX_PLAYERS:
         raise Invalid(_("A game needs 2 to 8 players."))
@@ -73,12 +76,15 @@ def create_game(s: Session, *, host_name: str, host_email: str, players: list[tu
     s.add(game)
     created = Created(game)
     seat_rows = []
+    languages = [i18n.known(host_lang)] + [i18n.known(lang) for lang in (langs or [])]
+    languages += [languages[0]] * (len(everyone) - len(languages))
     for pos, (name, email) in enumerate(everyone):
         salt = tokens.new_salt()
         token = tokens.seat_token(salt)
         row = SeatRow(game_id=game.id, position=pos, name=name, email=email, is_host=pos == 0,
                       status="accepted" if pos == 0 else "invited", token_salt=salt,
-                      token_hash=tokens.hash_token(token), tz=host_tz if pos == 0 else None)
+                      token_hash=tokens.hash_token(token), tz=host_tz if pos == 0 else None,
+                      lang=languages[pos])
         s.add(row)
         seat_rows.append(row)
         created.tokens[pos] = token
@@ -96,7 +102,7 @@ def _check_deal(s: Session, game: GameRow, seats: list[SeatRow]) -> None:
         game.status = "cancelled"
         game.updated_at = utcnow()
         for r in live:
-            mails.notice(s, game, r, _("The game is cancelled: not enough players accepted."))
+            mails.notice(s, game, r, lambda: _("The game is cancelled: not enough players accepted."))
         return
     if all(r.status == "accepted" for r in live):
         deal(s, game, seats)
@@ -120,7 +126,7 @@ def deal(s: Session, game: GameRow, seats: list[SeatRow]) -> engine.Game:
     return g
 
 
-def accept(s: Session, token: str, tz: str | None = None) -> tuple[SeatRow, GameRow, bool]:
+def accept(s: Session, token: str, tz: str | None = None, lang: str | None = None) -> tuple[SeatRow, GameRow, bool]:
     """`tz`: the player's time zone (IANA name; None = the host's). Returns the seat, the game and
     whether the seat had accepted already (a double click: nothing is done twice)."""
     if tz is not None and not clock.valid_zone(tz):
@@ -134,9 +140,11 @@ def accept(s: Session, token: str, tz: str | None = None) -> tuple[SeatRow, Game
         raise Conflict(_("You already declined this invitation."))
     seat.status = "accepted"
     seat.tz = tz or seat.tz
+    if lang is not None:
+        seat.lang = i18n.known(lang)
     seats = seats_of(s, game.id)
     host = next(r for r in seats if r.is_host)
-    mails.notice(s, game, host, _("%(name)s accepted the invitation.", name=seat.name))
+    mails.notice(s, game, host, lambda: _("%(name)s accepted the invitation.", name=seat.name))
     _check_deal(s, game, seats)
     return seat, game, False
 
@@ -154,7 +162,7 @@ def decline(s: Session, token: str) -> tuple[SeatRow, GameRow]:
     seat.status = "declined"
     seats = seats_of(s, game.id)
     host = next(r for r in seats if r.is_host)
-    mails.notice(s, game, host, _("%(name)s declined the invitation.", name=seat.name))
+    mails.notice(s, game, host, lambda: _("%(name)s declined the invitation.", name=seat.name))
     _check_deal(s, game, seats)
     return seat, game
 
@@ -169,7 +177,7 @@ def cancel(s: Session, token: str) -> GameRow:
     game.updated_at = utcnow()
     for r in seats_of(s, game.id):
         if r.status != "declined" and not r.is_host:
-            mails.notice(s, game, r, _("%(name)s cancelled the game.", name=seat.name))
+            mails.notice(s, game, r, lambda: _("%(name)s cancelled the game.", name=seat.name))
     return game
 
 
@@ -207,9 +215,12 @@ def rematch(s: Session, token: str) -> tuple[GameRow, str, bool]:
     created = create_game(s, host_name=seat.name, host_email=seat.email, players=others,
                           variant=game.variant, options=game.options, decision_hours=game.decision_hours,
                           rematch_of=game.id, host_tz=seat.tz, reminder_hours=game.reminder_hours,
-                          timeout_policy=game.timeout_policy)
+                          timeout_policy=game.timeout_policy, host_lang=seat.lang,
+                          langs=[r.lang for r in seats if r.id != seat.id])
     zones = {r.email.lower(): r.tz for r in seats if r.tz}
-    for r in seats_of(s, created.game.id):  # everybody keeps their time zone
+    langs = {r.email.lower(): r.lang for r in seats}
+    for r in seats_of(s, created.game.id):  # everybody keeps their time zone and language
         r.tz = zones.get(r.email.lower(), r.tz)
+        r.lang = langs.get(r.email.lower(), r.lang)
     game.rematch_id = created.game.id
     return created.game, created.tokens[0], False

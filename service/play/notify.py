@@ -12,6 +12,7 @@ from sqlalchemy.orm import object_session
 
 import engine
 from service.clock.entries import clock_entry, others_entries, rules_of, viewer_zone
+from service.i18n import speaking
 from service.mail import compose
 from service.mail.compose import send
 from service.play import clock_service, lookups
@@ -114,7 +115,8 @@ def after_move(s, game: GameRow, seats: list[SeatRow], pending_before: set[int],
     if tell_mover and (mover not in mailed or back_note):
         me = next((r for r in playing if r.seat == mover), None)
         if me is not None:
-            lines = [_("Your time ran out: the computer made this decision for you.")]
+            with speaking(me.lang):
+                lines = [_("Your time ran out: the computer made this decision for you.")]
             lines += [e["text"] for e in events if e.get("text")][:6]
             if back_note:
                 lines.append(back_note)

@@ -29,6 +29,7 @@ from sqlalchemy import update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, select
 
+from service.i18n import speaking
 from service.mail.replies import REPLY_LOCAL_PART, InboundReply, read_reply
 from service.play import notify, talk, usecases
 from service.store import tokens
@@ -75,7 +76,8 @@ def handle_inbound(app_or_none, raw: bytes) -> str:
                 return "unknown"
             seat, game, tag = found
             # the version read from the address belongs to the first reply address only
-            outcome = _apply(s, seat, game, r, r.version if tag == r.tokens[0] else None)
+            with speaking(seat.lang):  # the answer (and what the reply's words mean) in the seat's language
+                outcome = _apply(s, seat, game, r, r.version if tag == r.tokens[0] else None)
             _note(s, r.key, game.id, seat.seat, outcome)
             log.info("reply mail for game %s seat %s: %s", game.id, seat.seat, outcome)
         from service.mail.sender import wake_background_sender
