@@ -14,7 +14,6 @@ from datetime import datetime
 from flask import current_app, has_app_context, render_template
 from flask_babel import gettext as _
 
-from engine.plans import COMMAND_HELP
 from service.i18n import speaking
 from service.render import board as render
 from service.render.clock_text import clock_lines
@@ -38,8 +37,11 @@ def _revive(value):
 
 
 def command_help() -> list[str]:
-    """How to answer by mail, line by line (mails that ask for a decision)."""
-    return [_(line) for line in COMMAND_HELP.split("\n")]
+    """How to answer by mail, line by line (mails that ask for a decision), in the reader's
+    language with its words for the moves (`play.reply_words` reads them; a test plays each
+    language's examples). The English is `engine.plans.COMMAND_HELP`."""
+    return [_("Reply with your move on the first line: draw swap B2 | draw flip C3 | take swap C1 | reveal A1."),
+            _("Decide on the card you draw: draw: if 4 or less swap B2, if 9 or more flip C3, else swap A1.")]
 
 
 def render_intent(template: str, context: dict) -> tuple[str, str]:

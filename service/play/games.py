@@ -18,6 +18,7 @@ from service.mail import compose as mails
 from service.play import clock_service, notify, talk
 from service.play.errors import Conflict, Forbidden, Invalid, NotFound
 from service.play.lookups import seat_by_token, seats_of
+from service.play.refusals import say
 from service.store import tokens
 from service.store.models import GameRow, MoveRow, SeatRow, utcnow
 
@@ -61,7 +62,7 @@ def create_game(s: Session, *, host_name: str, host_email: str, players: list[tu
     try:  # validate variant and options with the engine itself (the game is dealt later)
         engine.new_game(names, variant=variant, options=options or {}, seed=1)
     except ValueError as exc:
-        raise Invalid(str(exc)) from exc
+        raise Invalid(say(exc)) from exc
     if host_tz is not None and not clock.valid_zone(host_tz):
         raise Invalid(_("Unknown time zone."))
     reminder_hours = [24, 4] if reminder_hours is None else list(reminder_hours)

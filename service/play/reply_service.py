@@ -126,7 +126,7 @@ def _find_seat(s: Session, tags: list[str]) -> tuple[SeatRow, GameRow, str] | No
 def _apply(s: Session, seat: SeatRow, game: GameRow, r: InboundReply, version: int | None) -> str:
     """Play the reply's move and pass its other text on to the table (`talk.split_reply`), both in
     this one transaction: the message is written first, so the mails the move queues carry it."""
-    text, said = talk.split_reply(game, r.commands)
+    text, said = talk.split_reply(game, r.commands, seat.lang if seat.lang != "en" else None)
     message, said_note = _say(s, seat, game, said)
     if said and not text:  # no move at all: only a message
         headline = (_("No move in your reply: your message was passed on to the table.") if message is not None

@@ -13,6 +13,7 @@ from wtforms.validators import Email, InputRequired, Length, NumberRange, Option
 import engine
 from service.clock.core import valid_zone
 from service.clock.zones import zone_choices
+from service.i18n import DEFAULT, LANGUAGES
 
 MAX_OTHERS = 7
 
@@ -76,12 +77,18 @@ def email_field(label) -> StringField:
                                           Length(max=254)])
 
 
+# each language in itself (service.i18n.LANGUAGES); an invitee's "" is the host's language
+LANGUAGE_CHOICES = [SelectChoice(code, name) for code, name in LANGUAGES.items()]
+
+
 class PlayerForm(FlaskForm):
     class Meta:
         csrf = False
 
     name = StringField(_l("Name"), validators=[Optional(), Length(max=40), printable])
     email = email_field(_l("Email"))
+    lang = SelectField(_l("Language"), default="", choices=[SelectChoice("", _l("same as mine")), *LANGUAGE_CHOICES],
+                       validators=[Optional()])
 
 
 def option_fields(variant: str = "classic") -> dict:
@@ -103,6 +110,7 @@ class _NewGameBase(FlaskForm):
     host_name = StringField(_l("Your name"), validators=[InputRequired(), Length(min=1, max=40), printable])
     host_email = StringField(_l("Your email"), validators=[InputRequired(), ascii_mailbox, Email(
         message=_l("Not a valid email address.")), Length(max=254)])
+    host_lang = SelectField(_l("Language"), default=DEFAULT, choices=LANGUAGE_CHOICES)
     players = FieldList(FormField(PlayerForm), min_entries=MAX_OTHERS, max_entries=MAX_OTHERS)
     variant = SelectField(_l("Variant"), default="classic",
                           choices=[SelectChoice(v, VARIANT_LABELS.get(v, v)) for v in engine.options.VARIANT_OPTIONS])
@@ -165,6 +173,11 @@ class _NewGameBase(FlaskForm):
     def others(self) -> list[tuple[str, str]]:
         return [(p.form.name.data.strip(), p.form.email.data.strip()) for p in self.players.entries
                 if (p.form.name.data or "").strip()]
+
+    def languages(self) -> list[str]:
+        """Each other player's language, in `others()`' order (the host's where none was chosen)."""
+        host = self.host_lang.data or DEFAULT
+        return [p.form.lang.data or host for p in self.players.entries if (p.form.name.data or "").strip()]
 
     def options(self) -> dict:
         """The chosen options the variant knows. The form shows classic defaults: for another variant

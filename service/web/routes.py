@@ -9,6 +9,7 @@ from flask import Blueprint, abort, current_app, flash, render_template, request
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 
+from service import i18n
 from service.clock.zones import zone_choices
 from service.mail.sender import wake_background_sender
 from service.play import clock_service, talk, usecases
@@ -57,6 +58,8 @@ def healthz():
 @bp.route("/new", methods=["GET", "POST"])
 def new_game():
     form = NewGameForm()
+    if request.method == "GET":  # the host's language: the browser's until chosen (issue 17)
+        form.host_lang.data = i18n.browser_language()
     if form.validate_on_submit():
         try:
             with transaction(write=True) as s:
@@ -65,7 +68,8 @@ def new_game():
                     players=form.others(), variant=form.variant.data, options=form.options(),
                     decision_hours=form.decision_hours.data,
                     setup=current_app.config.get("GAME_SETUP"), host_tz=form.host_tz.data,
-                    reminder_hours=form.reminders(), timeout_policy=form.timeout_policy.data)
+                    reminder_hours=form.reminders(), timeout_policy=form.timeout_policy.data,
+                    host_lang=form.host_lang.data, langs=form.languages())
         except usecases.Invalid as exc:
             form.form_errors.append(exc.message)
         else:
@@ -134,9 +138,11 @@ def _seat_page(token: str, *, message: str | None = None, status: int = 200, hig
     if view is None:
         host_tz = next((r.tz for r in seats if r.is_host and r.tz), None) or "UTC"
         return render_template("invite.html", game=game, seat=seat, seats=seats, token=token,
-                               message=message, zones=zone_choices(), default_tz=seat.tz or host_tz), status
+                               message=message, zones=zone_choices(), default_tz=seat.tz or host_tz,
+                               default_lang=i18n.browser_language() if seat.status == "invited" else seat.lang,
+                               title=i18n.game_title([r.name for r in seats])), status
     ctx = _board_context(game, seat if seat.seat is not None else None, token, view, timeline)
-    return render_template(template, message=message, done=done, highlight=set(highlight), confirm=confirm,
+    return render_template(template, message=message, title=i18n.game_title([r.name for r in seats]), done=done, highlight=set(highlight), confirm=confirm,
                            talk_text=talk_text, plan_text=plan_text, **ctx), status
 
 
@@ -288,8 +294,10 @@ def play_now(token: str):
 @bp.post("/s/<token>/accept")
 def accept(token: str):
     tz = (request.form.get("tz") or "").strip() or None
+    lang = i18n.known(request.form["lang"]) if request.form.get("lang") else None
     with transaction(write=True) as s:
-        _seat, game, already = usecases.accept(s, token, tz=tz)
+        _seat, game, already = usecases.accept(s, token, tz=tz, lang=lang)
+    i18n.use_seat(_seat.lang)
     if already:
         flash(_("You already accepted this invitation."))
     else:
@@ -335,13 +343,16 @@ def rematch(token: str):
 def prefs(token: str):
     if request.method == "POST":
         with transaction(write=True) as s:
-            usecases.set_mail_pref(s, token, request.form.get("mail_pref", ""),
-                                   talk_mail=request.form.get("talk_mail") == "y")
+            seat = usecases.set_mail_pref(s, token, request.form.get("mail_pref", ""),
+                                          talk_mail=request.form.get("talk_mail") == "y",
+                                          lang=request.form.get("lang") or None)
+        i18n.use_seat(seat.lang)
         flash(_("Your mail preference is saved."))
         return _see_other(url_for("web.prefs", token=token))
     with transaction() as s:
         seat, game = usecases.seat_by_token(s, token)
-    return render_template("prefs.html", seat=seat, game=game, token=token)
+        names = [r.name for r in usecases.seats_of(s, game.id)]
+    return render_template("prefs.html", seat=seat, game=game, token=token, title=i18n.game_title(names))
 
 
 @bp.get("/s/<token>/unsubscribe")
@@ -370,7 +381,9 @@ def watch(game_id: str, token: str):
             raise NotFound(_("This spectator link is not valid."))
         seats = usecases.seats_of(s, game.id)
         view, timeline = talk.board(s, game, None) if game.state is not None else (None, [])
+    title = i18n.game_title([r.name for r in seats])  # a spectator's pages follow the browser
     if view is None:
-        return render_template("invite.html", game=game, seat=None, seats=seats, token=None, message=None)
-    return render_template("board.html", message=None, highlight=set(), confirm=None,
+        return render_template("invite.html", game=game, seat=None, seats=seats, token=None, message=None,
+                               title=title)
+    return render_template("board.html", message=None, highlight=set(), confirm=None, title=title,
                            **_board_context(game, None, None, view, timeline))
