@@ -45,7 +45,7 @@ LEXICON: dict[str, dict[str, tuple[str, ...]]] = {
         "take": ("neem", "pak", "neem van de aflegstapel", "pak van de aflegstapel"),
         "swap": ("ruil", "wissel", "leg"),
         "flip": ("draai", "draai om", "leg af en draai"),
-        "reveal": ("draai open", "open"),
+        "reveal": ("draai open", "open draaien"),
         "if": ("als", "indien"),
         "else": ("anders",),
         "then": ("dan", "daarna"),
@@ -62,7 +62,7 @@ LEXICON: dict[str, dict[str, tuple[str, ...]]] = {
         "star": ("ster", "sterkaart"),
         "negative": ("negatief",),
         "positive": ("positief",),
-        "": ("om",),  # `draai C3 om`
+        "": ("om", "open"),  # `draai C3 om`, `draai A1 open`
     },
     "af": {
         "draw": ("trek", "trek van die trekstapel"),
@@ -80,7 +80,7 @@ LEXICON: dict[str, dict[str, tuple[str, ...]]] = {
         "at most": ("hoogstens", "maksimum"),
         "at least": ("minstens", "minimum"),
         "less than": ("minder as", "laer as", "onder"),
-        "more than": ("meer as", "hoër as", "bo"),
+        "more than": ("meer as", "hoër as"),  # not "bo": a player may be called Bo
         "not": ("nie", "geen"),
         "is": ("is",),
         "star": ("ster", "sterkaart"),
