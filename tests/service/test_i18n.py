@@ -1,0 +1,178 @@
+"""Languages per seat (issue 17): the language chosen on /new, on the accept page and in the
+settings; pages and mails in the seat's language, spectators in the browser's; the engine's
+refusals said in the player's language; the catalogues compiled from the repository's .po files."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from string import Formatter
+
+import pytest
+from flask_babel import force_locale
+from sqlmodel import select
+
+import engine
+from engine.errors import TEXTS, IllegalMove, MoveParseError, english
+from service import i18n
+from service.mail.render import command_help
+from service.play.refusals import REFUSALS, say
+from service.play.reply_words import to_english
+from service.store.models import SeatRow
+from tests.engine.helpers import grid, new, position
+from tests.service import helpers as h
+
+THREE = (("Ann", "ann@example.com"), ("Bo", "bo@example.com"), ("Cy", "cy@example.com"))
+
+
+def _sample(code: str) -> dict:
+    fields = {f for _lit, f, _spec, _conv in Formatter().parse(TEXTS[code]) if f}
+    return {f: IllegalMove.of("game_over") if f == "reason" else f"<{f}>" for f in fields}
+
+
+# ------------------------------------------------------------------------------ refusals
+def test_every_engine_refusal_code_has_a_translation_that_agrees_in_english(app) -> None:
+    assert set(TEXTS) <= set(REFUSALS), sorted(set(TEXTS) - set(REFUSALS))
+    with app.app_context(), force_locale("en"):
+        for code in TEXTS:
+            exc = IllegalMove.of(code, **_sample(code))
+            assert say(exc) == str(exc) == english(code, exc.params), code
+
+
+def test_a_refusal_keeps_its_english_text_and_carries_code_and_params() -> None:
+    g = position(new([grid("1 2 3 4 / 5 6 7 8 / 9 10 11 12"), grid("0 0 0 0 / 1 1 1 1 / 2 2 2 2")]),
+                 up={0: "A1 B1", 1: "A1 B1"}, turn=0)
+    with pytest.raises(IllegalMove) as caught:
+        g.play(1, "draw")
+    assert str(caught.value) == "it is Ann's turn, not yours"
+    assert (caught.value.code, caught.value.params) == ("not_your_turn", {"who": "Ann"})
+    with pytest.raises(MoveParseError) as caught:
+        engine.plans.parse_plan(g, 0, "draw swap Z9")
+    assert caught.value.code in {"unreadable_moves", "not_a_cell"}
+
+
+def test_refusals_are_said_in_the_current_language_nested_ones_too(app) -> None:
+    g = position(new([grid("1 2 3 4 / 5 6 7 8 / 9 10 11 12"), grid("0 0 0 0 / 1 1 1 1 / 2 2 2 2")]),
+                 up={0: "A1 B1", 1: "A1 B1"}, turn=0)
+    with pytest.raises(IllegalMove) as caught:
+        engine.plans.parse_plan(g, 0, "draw swap B2 flip C3")
+    exc = caught.value
+    with app.app_context():
+        with force_locale("en"):
+            assert say(exc) == str(exc)
+        for lang in i18n.TRANSLATED:
+            with force_locale(lang):
+                said = say(exc)
+            assert said != str(exc), (lang, said)
+
+
+def test_an_unknown_code_is_shown_in_the_engines_english(app) -> None:
+    with app.app_context(), force_locale("sv"):
+        assert say(engine.errors.OptionError("bad options")) == "bad options"
+
+
+# ------------------------------------------------------------------------------ a seat's language
+def _langs(app) -> dict[str, str]:
+    with app.app_context():
+        from service.store.db import transaction
+
+        with transaction() as s:
+            return {r.email: r.lang for r in s.exec(select(SeatRow))}
+
+
+def test_the_host_picks_each_invitees_language_default_the_hosts_own(app, client) -> None:
+    status, _where = h.new_game(client, THREE, extra={"host_lang": "de", "players-0-lang": "sv"})
+    assert status == 303
+    assert _langs(app) == {"ann@example.com": "de", "bo@example.com": "sv", "cy@example.com": "de"}
+    invitations = {m.to_addr: m for m in h.mails(app) if m.to_addr != "ann@example.com"}
+    assert '<html lang="sv">' in invitations["bo@example.com"].html_body
+    assert '<html lang="de">' in invitations["cy@example.com"].html_body
+
+
+def test_new_preselects_the_browsers_language(client) -> None:
+    page = client.get("/new", headers={"Accept-Language": "nl-BE,nl;q=0.9,en;q=0.5"}).text
+    assert '<option selected value="nl">' in page or 'value="nl" selected' in page or \
+        '<option value="nl" selected>' in page
+    assert '<html lang="nl">' in page
+
+
+def _seat_path(app, email: str) -> str:
+    for m in reversed(h.mails(app)):
+        if m.to_addr == email:
+            return next(p for p in h.links_of(m) if p.startswith("/s/") and "/m/" not in p and "prefs" not in p)
+    raise AssertionError(email)
+
+
+def test_the_accept_page_preselects_the_browsers_language_and_accepting_keeps_the_choice(app, client) -> None:
+    h.new_game(client, THREE)
+    bo = _seat_path(app, "bo@example.com")
+    page = client.get(bo, headers={"Accept-Language": "af"}).text
+    assert '<option value="af" lang="af" selected>' in page
+    assert '<html lang="en">' in page  # the seat's language until the player chooses (the host's: en)
+    r = h.post_form(client, f"{bo}/accept", {"tz": "Europe/Stockholm", "lang": "af"}, page_path=bo)
+    assert r.status_code == 303
+    assert _langs(app)["bo@example.com"] == "af"
+    assert '<html lang="af">' in client.get(bo).text
+
+
+def test_the_settings_page_changes_the_language(app, client) -> None:
+    h.new_game(client, THREE)
+    ann = _seat_path(app, "ann@example.com")
+    r = h.post_form(client, f"{ann}/prefs", {"mail_pref": "every", "lang": "nl"})
+    assert r.status_code == 303
+    assert _langs(app)["ann@example.com"] == "nl"
+    assert '<html lang="nl">' in client.get(f"{ann}/prefs").text
+    bad = h.post_form(client, f"{ann}/prefs", {"mail_pref": "every", "lang": "xx"})
+    assert bad.status_code == 400
+
+
+def test_a_spectators_page_follows_the_browser(app, client) -> None:
+    h.new_game(client, THREE, extra={"host_lang": "de"})
+    from service.render import board as render
+
+    game = h.only_game(app)
+    with app.app_context():
+        watch = render.watch_path(game.id, game.spectator_salt)
+    assert '<html lang="sv">' in client.get(watch, headers={"Accept-Language": "sv"}).text
+
+
+# ------------------------------------------------------------------------------ dates, help, catalogues
+def test_dates_are_written_with_babels_formats_in_the_readers_language_and_zone(app) -> None:
+    t = datetime(2026, 12, 2, 13, 5)
+    with app.app_context():
+        with force_locale("en"):
+            assert i18n.local_time(t, "Europe/Berlin") == "Dec 2, 2026 14:05 (Europe/Berlin)"
+        with force_locale("de"):
+            assert i18n.local_time(t, "Europe/Berlin") == "02.12.2026 14:05 (Europe/Berlin)"
+        with force_locale("sv"):
+            assert i18n.local_time(t, "Asia/Tokyo") == "2 dec. 2026 22:05 (Asia/Tokyo)"
+
+
+def test_the_reply_help_in_each_language_shows_only_working_commands(app) -> None:
+    """The help's examples, in each language's words, play (issue 17, point 4)."""
+    g = position(new([grid("1 2 3 4 / 5 6 7 8 / 9 10 11 12"), grid("0 0 0 0 / 1 1 1 1 / 2 2 2 2")]),
+                 up={0: "A1 B1", 1: "A1 B1"}, turn=0)
+    opening = new([grid("1 2 3 4 / 5 6 7 8 / 9 10 11 12"), grid("0 0 0 0 / 1 1 1 1 / 2 2 2 2")])
+    for lang in i18n.LANGUAGES:
+        with app.app_context(), force_locale(lang):
+            first, second = command_help()
+        examples = [e.strip().rstrip(".") for e in first.split(": ", 1)[1].split("|")]
+        *turns, reveal = examples
+        for text in turns:
+            engine.plans.parse_plan(g, 0, to_english(text, lang))
+        engine.plans.parse_plan(opening, 0, to_english(reveal, lang, opening=True))
+        plan = second.split(": ", 1)[1].rstrip(".")
+        assert engine.plans.parse_plan(g, 0, to_english(plan, lang)).text() == \
+            "draw: if 4 or less swap B2, if 9 or more flip C3, else swap A1", (lang, plan)
+
+
+def test_catalogues_are_compiled_when_a_po_is_newer(tmp_path) -> None:
+    po = tmp_path / "sv" / "LC_MESSAGES" / "messages.po"
+    po.parent.mkdir(parents=True)
+    po.write_text('msgid ""\nmsgstr "Content-Type: text/plain; charset=utf-8\\n"\n\nmsgid "Save"\nmsgstr "Spara"\n',
+                  encoding="utf-8")
+    assert i18n.compile_catalogues(tmp_path) == [po.with_suffix(".mo")]
+    assert i18n.compile_catalogues(tmp_path) == []  # up to date: nothing written
+    from babel.messages.mofile import read_mo
+
+    with po.with_suffix(".mo").open("rb") as f:
+        assert read_mo(f).get("Save").string == "Spara"
