@@ -30,7 +30,7 @@ from service.play import clock_service, notify
 from service.play.errors import Conflict, Forbidden, Invalid, NotFound
 from service.play.lookups import load_engine_game, seat_by_token, seats_of
 from service.play.refusals import say
-from service.play.reply_words import to_english
+from service.play.reply_words import in_words_of, to_english
 from service.render import board as render
 from service.store.models import GameRow, MoveRow, SeatRow, utcnow
 
@@ -239,7 +239,7 @@ def play_plan_for(s: Session, seat: SeatRow, game: GameRow, text: str, expected_
     stop = stops[0]
     stopped = None if stop is None else _(
         "Your plan stopped before “%(move)s”: whether it may be played depends on the cards your moves "
-        "just turned up. Look at them and send your next move.", move=stop.move.text())
+        "just turned up. Look at them and send your next move.", move=in_words_of(stop.move.text(), seat.lang))
     return PlanPlayed(game, seat, moves, events, plan_text=plans[0].text(), stopped=stopped)
 
 

@@ -14,6 +14,8 @@ from typing import Any
 from flask_babel import gettext as _
 
 from engine.errors import TEXTS, EngineError
+from service.i18n import current
+from service.play.reply_words import in_words_of
 
 # code -> its text in the current language; params as in engine.errors.TEXTS (a `!r` field
 # arrives quoted, a nested refusal already said)
@@ -95,12 +97,18 @@ def _quoted(code: str) -> set[str]:
     return {field for _lit, field, _spec, conv in Formatter().parse(TEXTS.get(code, "")) if field and conv == "r"}
 
 
+MOVE_PARAMS = frozenset({"move", "last", "a", "b", "kind", "condition"})  # the engine's move words
+
+
 def params_for(code: str, params: dict[str, Any]) -> dict[str, Any]:
     quoted = _quoted(code)
+    lang = current()
     out = {}
     for k, v in params.items():
         if isinstance(v, EngineError):
             out[k] = say(v)
+        elif k in MOVE_PARAMS and isinstance(v, str):
+            out[k] = in_words_of(v, lang)
         elif k in quoted:
             out[k] = repr(str(v))
         else:

@@ -32,6 +32,7 @@ from sqlmodel import Session, select
 from service.i18n import speaking
 from service.mail.replies import REPLY_LOCAL_PART, InboundReply, read_reply
 from service.play import notify, talk, usecases
+from service.play.reply_words import in_words_of
 from service.store import tokens
 from service.store.db import transaction
 from service.store.models import GameRow, MessageRow, SeatRow
@@ -153,10 +154,10 @@ def _apply(s: Session, seat: SeatRow, game: GameRow, r: InboundReply, version: i
                             details=details, error=True)
         return "refused"
     talk.came_with(message, game)
-    details = [_("Done: %(what)s", what=", ".join(played.moves))]
+    details = [_("Done: %(what)s", what=in_words_of(", ".join(played.moves), seat.lang))]
     if played.stopped:
         details.append(played.stopped)
-    notify.reply_answer(s, game, seat, headline=_("Understood: %(plan)s", plan=played.plan_text),
+    notify.reply_answer(s, game, seat, headline=_("Understood: %(plan)s", plan=in_words_of(played.plan_text, seat.lang)),
                         details=[*details, *said_note], events=played.events)
     return "applied"
 

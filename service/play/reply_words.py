@@ -150,3 +150,27 @@ def to_english(text: str, lang: str | None, *, opening: bool = False) -> str:
 def first_words(lang: str | None) -> dict[str, str]:
     """The help's words of `lang`: English word -> the language's first word for it."""
     return {en: phrases[0] for en, phrases in LEXICON.get(lang or "", {}).items() if en}
+
+
+# how a move or plan is written back to the player (the engine's English canonical text in their
+# words): the first word of each LEXICON entry, except where a clearer one exists for showing
+SHOWN: dict[str, dict[str, str]] = {
+    "sv": {"reveal": "vänd upp"},
+    "nl": {"reveal": "draai open", "flip": "draai om"},
+    "af": {"reveal": "draai om", "flip": "draai om"},
+    "de": {"draw": "ziehe", "reveal": "decke auf", "flip": "decke auf"},
+}
+_ENGLISH_KEYS = sorted({en for table in LEXICON.values() for en in table if en and en != "is"},
+                       key=lambda p: (-len(p.split()), -len(p)))
+_ENGLISH = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(k) for k in _ENGLISH_KEYS) + r")(?!\w)")
+
+
+def in_words_of(text: str, lang: str | None) -> str:
+    """An English move or plan text (`draw: if 4 or less swap B2, else flip C3`) in `lang`'s words
+    (`dra: om 4 eller mindre byt B2, annars vänd C3`), as `to_english` reads it back (in the
+    opening, "turn up" is a reveal there too)."""
+    table = LEXICON.get(lang or "")
+    if not table or not isinstance(text, str):
+        return text
+    shown = {**{en: p[0] for en, p in table.items() if en}, **SHOWN.get(lang or "", {})}
+    return _ENGLISH.sub(lambda m: shown.get(m.group(0), m.group(0)), text)

@@ -13,6 +13,7 @@ from service import i18n
 from service.clock.zones import zone_choices
 from service.mail.sender import wake_background_sender
 from service.play import clock_service, talk, usecases
+from service.play.reply_words import in_words_of
 from service.play.usecases import Conflict, NotFound
 from service.render import board as render
 from service.store import tokens
@@ -158,7 +159,7 @@ def _done_message(token: str, version: int) -> str | None:
     with transaction() as s:
         seat, game = usecases.seat_by_token(s, token)
         moves = usecases.decision_at(s, game, seat, version)
-    return _("Done: %(what)s", what=" + ".join(moves)) if moves else None
+    return _("Done: %(what)s", what=in_words_of(" + ".join(moves), i18n.current())) if moves else None
 
 
 @bp.route("/s/<token>/m/<slug>", methods=["GET", "HEAD", "POST"])  # POST: its own token (OWN_TOKEN_ENDPOINTS)
@@ -220,9 +221,9 @@ def plan(token: str):
     except usecases.Invalid as exc:
         return _seat_page(token, message=exc.message, status=400, plan_text=form.get("plan", ""))
     if played.stopped:  # played up to a move that depends on a card the plan turned up (issue 20.3)
-        flash(_("Done: %(what)s", what=", ".join(played.moves)) + " " + played.stopped)
+        flash(_("Done: %(what)s", what=in_words_of(", ".join(played.moves), i18n.current())) + " " + played.stopped)
     else:
-        flash(_("Done: %(what)s", what=played.plan_text))
+        flash(_("Done: %(what)s", what=in_words_of(played.plan_text, i18n.current())))
     return _see_other(render.seat_path(token))
 
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import engine
 from engine.plans import parse_plan, read_plan
-from service.play.reply_words import LEXICON, to_english
+from service.play.reply_words import LEXICON, in_words_of, to_english
 from tests.engine.helpers import grid, new, position
 
 LANGS = sorted(LEXICON)
@@ -136,3 +136,17 @@ def test_a_plan_written_in_any_language_reads_as_the_same_english_plan(lang: str
     assert _outcome(g, to_english(written, lang)) == _outcome(g, english), written
     # English stays understood in that language too
     assert _outcome(g, to_english(english, lang)) == _outcome(g, english)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tokens=english_plans())
+def test_a_plan_shown_in_the_players_words_reads_back_as_the_same_plan(lang: str, tokens: list[str]) -> None:
+    """What the answer to a reply shows ("Understood: dra: om 4 eller mindre byt B2, ...") is a plan
+    the player can send back as it is."""
+    g = game_at_turn()
+    try:
+        canonical = read_plan(g, " ".join(tokens).replace(" ,", ",").replace(" :", ":")).text()
+    except engine.EngineError:
+        return
+    assert read_plan(g, to_english(in_words_of(canonical, lang), lang)).text() == canonical
