@@ -4,6 +4,7 @@ refusals said in the player's language; the catalogues compiled from the reposit
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from string import Formatter
 
@@ -176,3 +177,76 @@ def test_catalogues_are_compiled_when_a_po_is_newer(tmp_path) -> None:
 
     with po.with_suffix(".mo").open("rb") as f:
         assert read_mo(f).get("Save").string == "Spara"
+
+
+# ------------------------------------------------------------------------------ replies and mails per seat
+def _start_in(app, client, langs: dict[str, str]):
+    """Ann hosts in English; each invitee in `langs` (email -> language); everybody accepts."""
+    extra = {"host_lang": "en"}
+    for i, (_name, email) in enumerate(THREE[1:]):
+        extra[f"players-{i}-lang"] = langs.get(email, "en")
+    h.new_game(client, THREE, extra=extra)
+    for m in h.mails(app):
+        if m.template == "invitation":
+            seat = next(p for p in h.links_of(m) if re.fullmatch(r"/s/[A-Za-z0-9_-]+", p))
+            assert h.post_form(client, seat + "/accept", page_path=seat).status_code == 303
+    return h.only_game(app)
+
+
+def test_each_seats_mails_are_in_its_own_language(app, client) -> None:
+    _start_in(app, client, {"bo@example.com": "sv", "cy@example.com": "de"})
+    mails = h.mails(app)
+    by = {addr: [m for m in mails if m.to_addr == addr] for addr in ("ann@example.com", "bo@example.com",
+                                                                    "cy@example.com")}
+    assert all(m.subject.startswith("SKYJO with Ann, Bo and Cy") for m in by["ann@example.com"])
+    assert all(m.subject == "SKYJO med Ann, Bo och Cy" for m in by["bo@example.com"])
+    assert all(m.subject == "SKYJO mit Ann, Bo und Cy" for m in by["cy@example.com"])
+    invitation_bo = next(m for m in by["bo@example.com"] if m.template == "invitation")
+    assert "Tacka ja eller nej" in invitation_bo.text_body
+    turn_cy = next(m for m in by["cy@example.com"] if m.template == "turn")
+    assert "Antworte mit deinem Zug in der ersten Zeile: ziehe tausche B2" in turn_cy.text_body
+    # the host's notices say who accepted, in the host's language (English here)
+    assert any(m.template == "notice" and "Bo accepted the invitation." in m.text_body
+               for m in by["ann@example.com"])
+
+
+def test_a_reply_in_swedish_plays_a_whole_turn_and_is_answered_in_swedish(app, client) -> None:
+    from service.play import reply_service
+    from tests.service.test_reply_service import latest_reply_mail, reply_to
+
+    game = _start_in(app, client, {"bo@example.com": "sv", "cy@example.com": "sv"})
+    for r in h.seats(app, game.id):  # the opening, each in its language ("vänd upp" reveals, C4)
+        words = {"sv": "vänd upp A1, vänd upp B1"}.get(r.lang, "reveal A1, reveal B1")
+        assert reply_service.handle_inbound(app, reply_to(latest_reply_mail(app, r.email), words)) == "applied"
+    g = engine.Game.from_json(h.game_state(app, game.id)[1])
+    while g.owes(g.pending()[0].seat) != "turn":  # extra reveals on a tie
+        p = g.pending()[0].seat
+        row = next(r for r in h.seats(app, game.id) if r.seat == p)
+        mail = latest_reply_mail(app, row.email)
+        text = g.legal_moves(p)[0].text().replace("reveal", "vänd upp" if row.lang == "sv" else "reveal")
+        assert reply_service.handle_inbound(app, reply_to(mail, text)) == "applied"
+        g = engine.Game.from_json(h.game_state(app, game.id)[1])
+    seat = g.pending()[0].seat
+    row = next(r for r in h.seats(app, game.id) if r.seat == seat)
+    if row.lang != "sv":  # Ann (English) starts: she plays in English, then it is a Swedish seat's turn
+        mail = latest_reply_mail(app, row.email)
+        assert reply_service.handle_inbound(app, reply_to(mail, "draw: if 4 or less swap C1, else swap C2")) \
+            == "applied"
+        g = engine.Game.from_json(h.game_state(app, game.id)[1])
+        seat = g.pending()[0].seat
+        row = next(r for r in h.seats(app, game.id) if r.seat == seat)
+    assert row.lang == "sv"
+    # a reply it cannot play is explained in Swedish, with the help in Swedish; nothing is played
+    before, since = h.game_state(app, game.id)[0], h.mails(app)[-1].id
+    mail = latest_reply_mail(app, row.email)
+    assert reply_service.handle_inbound(app, reply_to(mail, "byt Z9", mid="<bad@x>")) == "refused"
+    refused = next(m for m in h.mails(app, since) if m.to_addr == row.email)
+    assert "Inte genomfört" in refused.text_body and "Svara med ditt drag på första raden" in refused.text_body
+    assert h.game_state(app, game.id)[0] == before
+    # the whole turn in Swedish
+    since = h.mails(app)[-1].id
+    plan = "dra: om 4 eller mindre byt C1, annars byt C2"
+    assert reply_service.handle_inbound(app, reply_to(mail, plan)) == "applied"
+    assert h.game_state(app, game.id)[0] == before + 2  # draw and swap: the whole turn
+    answer = next(m for m in h.mails(app, since) if m.to_addr == row.email and m.template == "answer")
+    assert "Uppfattat: dra: om 4 eller mindre byt C1, annars byt C2" in answer.text_body
