@@ -52,7 +52,8 @@ def write(catalog: Catalog, lang: str, root: Path = TRANSLATIONS) -> Path:
     path = root / lang / "LC_MESSAGES" / "messages.po"
     path.parent.mkdir(parents=True, exist_ok=True)
     buf = BytesIO()
-    write_po(buf, catalog, width=110, sort_output=False, include_previous=True)
+    # no line numbers: a catalogue changes (and merges) only when its texts do
+    write_po(buf, catalog, width=110, sort_output=False, include_previous=True, include_lineno=False)
     path.write_bytes(buf.getvalue())
     return path
 

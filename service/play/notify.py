@@ -5,6 +5,7 @@ move's transaction (a mail exists iff the move committed)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 
 from flask_babel import gettext as _
@@ -18,6 +19,13 @@ from service.mail.compose import send
 from service.play import clock_service, lookups
 from service.store.models import GameRow, SeatRow
 
+
+def in_language_of(seat: SeatRow, note: Callable[[], str] | str | None) -> str | None:
+    """A note said to `seat` (a function: in the seat's language; a text as it is)."""
+    if note is None or isinstance(note, str):
+        return note
+    with speaking(seat.lang):
+        return note()
 
 def turn_context(game: GameRow, seat: SeatRow, view: dict, seats: list[SeatRow] | None = None,
                  clock_status: dict | None = None) -> dict:
@@ -98,19 +106,20 @@ def after_move(s, game: GameRow, seats: list[SeatRow], pending_before: set[int],
         for r in playing:
             if r.mail_pref != "off":
                 send(s, game, r, "game_over", view=engine.view(new, r.seat, log=False), events=events,
-                      clock_note=clock_note)
+                      clock_note=in_language_of(r, clock_note))
         return
     for r in playing:
         owes_new = r.seat in after and (r.seat == mover or r.seat not in pending_before or round_done)
         if owes_new:
             round_over = engine.view(new, r.seat, log=False)["rounds"][-1] if round_done else None
-            decision_or_nothing(s, game, r, new, events=events, round_over=round_over, clock_note=clock_note,
+            decision_or_nothing(s, game, r, new, events=events, round_over=round_over,
+                                clock_note=in_language_of(r, clock_note),
                                 seats=seats, clock_status=clock_status)
             mailed.add(r.seat)
         elif round_done and r.mail_pref != "off":
             view = engine.view(new, r.seat, log=False)
             send(s, game, r, "round_over", view=view, events=events, round_over=view["rounds"][-1],
-                  clock_note=clock_note)
+                  clock_note=in_language_of(r, clock_note))
             mailed.add(r.seat)
     if tell_mover and (mover not in mailed or back_note):
         me = next((r for r in playing if r.seat == mover), None)
@@ -119,5 +128,5 @@ def after_move(s, game: GameRow, seats: list[SeatRow], pending_before: set[int],
                 lines = [_("Your time ran out: the computer made this decision for you.")]
             lines += [e["text"] for e in events if e.get("text")][:6]
             if back_note:
-                lines.append(back_note)
+                lines.append(in_language_of(me, back_note))
             compose.notice(s, game, me, "\n".join(lines))
