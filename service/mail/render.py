@@ -17,6 +17,7 @@ from flask_babel import gettext as _
 from service.i18n import speaking
 from service.render import board as render
 from service.render.clock_text import clock_lines
+from service.render.events import with_texts
 
 
 def is_view(value) -> bool:
@@ -54,6 +55,8 @@ def render_intent(template: str, context: dict) -> tuple[str, str]:
 
 def _render(template: str, ctx: dict) -> tuple[str, str]:
     token, base = ctx.pop("token", None), ctx.pop("base")  # no token: a mail for an address, not a seat
+    if ctx.get("events") and is_view(ctx.get("view")):  # the move's events in the reader's language
+        ctx["events"] = with_texts(ctx["events"], [p["name"] for p in ctx["view"]["players"]])
     if ctx.pop("links", False):
         view = ctx["view"]
         groups = render.move_groups(view)

@@ -17,6 +17,7 @@ from service.i18n import speaking
 from service.mail import compose
 from service.mail.compose import send
 from service.play import clock_service, lookups
+from service.render.events import with_texts
 from service.store.models import GameRow, SeatRow
 
 
@@ -126,7 +127,7 @@ def after_move(s, game: GameRow, seats: list[SeatRow], pending_before: set[int],
         if me is not None:
             with speaking(me.lang):
                 lines = [_("Your time ran out: the computer made this decision for you.")]
-            lines += [e["text"] for e in events if e.get("text")][:6]
+                lines += [e["text"] for e in with_texts(events, new.names) if e.get("text")][:6]
             if back_note:
                 lines.append(in_language_of(me, back_note))
             compose.notice(s, game, me, "\n".join(lines))

@@ -212,7 +212,7 @@ def board(s: Session, game: GameRow, seat: int | None) -> tuple[dict, list[dict]
         }
         for m in _messages(s, game)
     ]
-    return view, timeline(view["log"], talk)
+    return view, timeline(view["log"], talk, names)
 
 
 def exported(s: Session, game: GameRow, names: list[str]) -> list[dict]:

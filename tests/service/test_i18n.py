@@ -250,3 +250,28 @@ def test_a_reply_in_swedish_plays_a_whole_turn_and_is_answered_in_swedish(app, c
     assert h.game_state(app, game.id)[0] == before + 2  # draw and swap: the whole turn
     answer = next(m for m in h.mails(app, since) if m.to_addr == row.email and m.template == "answer")
     assert "Uppfattat: dra: om 4 eller mindre byt C1, annars byt C2" in answer.text_body
+
+
+def test_event_sentences_say_in_english_what_the_engine_says_and_are_translated(app) -> None:
+    """Every classic event type of whole games (bots): the service's English sentence is the
+    engine's, and each other language says something else."""
+    from engine.bots import bot_move
+    from service.render.events import EVENTS, event_text
+
+    seen: set[str] = set()
+    for seed in range(6):
+        g = engine.new_game(["Ann", "Bo", "Cy"], seed=f"i18n-{seed}", options={"target_score": 60})
+        rng = __import__("random").Random(seed)
+        while not g.is_over:
+            p = g.pending()[0].seat
+            g.play(p, bot_move(g, p, "greedy", rng))
+        for e in engine.view(g, None)["log"]:
+            seen.add(e["type"])
+            with app.app_context():
+                with force_locale("en"):
+                    assert event_text(e, g.names) == e["text"], e
+                for lang in i18n.TRANSLATED:
+                    with force_locale(lang):
+                        assert event_text(e, g.names) != e["text"], (lang, e)
+    assert {"round_start", "reveal", "start", "draw", "take", "swap", "flip", "close", "round_end",
+            "game_over"} <= seen <= set(EVENTS)
