@@ -190,6 +190,12 @@ class _NewGameBase(FlaskForm):
                 out[name] = field.data
         return out
 
+    @staticmethod
+    def default_label(field) -> str:
+        """A rule option's default as the form shows it (a choice's label, not its code)."""
+        return str(CHOICE_LABELS.get(field.default, field.default)) if isinstance(field.default, str) \
+            else str(field.default)
+
     def option_field_list(self):
         return [getattr(self, f"opt_{n}") for n in engine.option_table("classic") if hasattr(self, f"opt_{n}")]
 

@@ -74,6 +74,7 @@ def new_game():
         except usecases.Invalid as exc:
             form.form_errors.append(exc.message)
         else:
+            i18n.use_seat(form.host_lang.data)  # the host's pages from here on
             flash(_("Your game is set up and the invitations are on their way. Keep this page's address: "
                     "it is your personal link (it was mailed to you too)."))
             return _see_other(render.seat_path(created.tokens[0]))

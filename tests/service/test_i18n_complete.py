@@ -60,6 +60,7 @@ def _visible_text(html_or_text: str) -> str:
     t = re.sub(r"<(style|script)\b.*?</\1>", " ", html_or_text, flags=re.S | re.I)
     t = re.sub(r"<[^>]+>", " ", t)
     t = re.sub(r"https?://\S+", " ", t)
+    t = re.sub(r"\b[A-Z][a-z]+/[A-Za-z_/+-]+", " ", t)  # time zone names (America/Swift_Current)
     return t
 
 
