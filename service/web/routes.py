@@ -361,7 +361,9 @@ def prefs(token: str):
 def unsubscribe_page(token: str):
     with transaction() as s:
         seat, game = usecases.seat_by_token(s, token)
-    return render_template("prefs.html", seat=seat, game=game, token=token, unsubscribe=True)
+        names = [r.name for r in usecases.seats_of(s, game.id)]
+    return render_template("prefs.html", seat=seat, game=game, token=token, unsubscribe=True,
+                           title=i18n.game_title(names))
 
 
 @bp.post("/s/<token>/unsubscribe")  # RFC 8058 one-click: the link token authenticates (OWN_TOKEN_ENDPOINTS)

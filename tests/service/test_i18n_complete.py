@@ -107,7 +107,30 @@ def test_every_mail_and_page_is_free_of_english_in_every_language(app, client) -
     h.play_by_mail(app, client, rng=random.Random(17), on_step=on_step)
     for lang, seat in boards.items():
         check("board page (game over)", lang, client.get(seat).text)
+        check("unsubscribe page", lang, client.get(seat + "/unsubscribe").text)
+    game = h.only_game(app)
+    from service.render import board as render
+
+    with app.app_context():
+        watch = render.watch_path(game.id, game.spectator_salt)
+    for lang in i18n.TRANSLATED:  # pages without a seat follow the browser
+        check("spectator page", lang, client.get(watch, headers={"Accept-Language": lang}).text)
+        check("404 page", lang, client.get("/s/no-such-token", headers={"Accept-Language": lang}).text)
+    # answers to replies (the game is over: "not applied"), and "mail me my links"
+    from service.play import reply_service
+    from tests.service.test_reply_service import latest_reply_mail, reply_to
+
+    since = h.mails(app)[-1].id
+    for email in LANG_OF:
+        mail = latest_reply_mail(app, email)
+        if mail is not None:
+            reply_service.handle_inbound(app, reply_to(mail, "draw swap B2"))
+        h.post_form(client, "/links", {"email": email})
+    for m in h.mails(app, since):
+        check(f"mail {m.template} (text)", LANG_OF[m.to_addr], m.text_body)
+        check(f"mail {m.template} (html)", LANG_OF[m.to_addr], m.html_body or "")
+        check(f"mail {m.template} (subject)", LANG_OF[m.to_addr], m.subject)
     with app.app_context(), db.transaction() as s:
         kinds = {m.template for m in s.exec(select(OutboxMail))}
-    assert {"invitation", "created", "turn", "game_over"} <= kinds
+    assert {"invitation", "created", "notice", "turn", "game_over", "answer", "links"} <= kinds
     assert not found, "\n".join(f"{k}: {sorted(v)[:12]}" for k, v in sorted(found.items()))
