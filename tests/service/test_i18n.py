@@ -275,3 +275,10 @@ def test_event_sentences_say_in_english_what_the_engine_says_and_are_translated(
                         assert event_text(e, g.names) != e["text"], (lang, e)
     assert {"round_start", "reveal", "start", "draw", "take", "swap", "flip", "close", "round_end",
             "game_over"} <= seen <= set(EVENTS)
+
+
+def test_the_english_reply_help_is_the_engines_command_help(app) -> None:
+    from engine.plans import COMMAND_HELP
+
+    with app.app_context(), force_locale("en"):
+        assert "\n".join(command_help()) == COMMAND_HELP
