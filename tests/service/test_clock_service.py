@@ -197,7 +197,6 @@ def test_reminders_timeout_notes_and_digests_are_in_each_seats_language(app):
                                        players=[("Bo", "bo@example.com")], decision_hours=48,
                                        host_lang="de", langs=["nl"])
         usecases.accept(s, created.tokens[1])
-    game_id = created.game.id
     start = clock.utcnow()
     before = len(q(app, select(OutboxMail)))
     sweep(app, clock.defer_quiet(start + timedelta(hours=24, minutes=1), "UTC"))
