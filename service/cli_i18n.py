@@ -63,8 +63,11 @@ def update(root: Path = ROOT) -> dict[str, Path]:
     out = {}
     for lang in TRANSLATED:
         catalog = read(lang)
+        before, created = {key(m) for m in catalog if m.id}, catalog.creation_date
         catalog.update(template, no_fuzzy_matching=False)
         catalog.fuzzy = False
+        if {key(m) for m in catalog if m.id} == before:  # no new msgids: the header stays (fewer conflicts)
+            catalog.creation_date = created
         out[lang] = write(catalog, lang)
     return out
 
