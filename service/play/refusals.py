@@ -97,7 +97,7 @@ def _quoted(code: str) -> set[str]:
     return {field for _lit, field, _spec, conv in Formatter().parse(TEXTS.get(code, "")) if field and conv == "r"}
 
 
-MOVE_PARAMS = frozenset({"move", "last", "a", "b", "kind", "condition"})  # the engine's move words
+MOVE_PARAMS = frozenset({"move", "last", "a", "b", "kind", "condition", "label"})  # the engine's move words
 
 
 def params_for(code: str, params: dict[str, Any]) -> dict[str, Any]:
