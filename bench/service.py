@@ -4,7 +4,7 @@
     .venv/bin/python bench/service.py [--db sqlite|postgres|both] [--seconds 8] [--clients 8]
 
 For each database: gunicorn with 2 sync workers serves `service.create_app()`; client threads play
-many concurrent games by POSTing move links (the real endpoint: token lookup, the Confirm form's CSRF token, version check,
+many concurrent games by POSTing move links (the real endpoint: token lookup, the Confirm form's CSRF token, decision check,
 engine, move log, conditional UPDATE, clock rows, turn-mail intents in the same transaction).
 Side by side, in the same run, the same stack (gunicorn, Flask, SQLAlchemy, same database) serves a
 bare endpoint that does one versioned row update. Reports moves/s and p50/p99 latency for both, and,
@@ -12,7 +12,7 @@ in-process, turn mails queued and rendered per second (a move queues its mails a
 sender renders them: both halves are counted).
 
 The clients know each game's seed, so they replay every game locally and always POST a legal move
-with the right version without asking the server first. Traffic goes to 127.0.0.1 only; every loop
+for the right decision without asking the server first. Traffic goes to 127.0.0.1 only; every loop
 is bounded in time.
 """
 
@@ -178,9 +178,9 @@ def plan_moves(app, games: list[dict], per_game: int, seed: int = 1) -> None:
                 texts = ["take", str(engine.bot_move(g2, p.seat, "greedy", rng))]
             slug = render.slug_for(texts)
             with app.test_request_context():
-                form_token = tokens.move_form_token(gm["tokens"][p.seat], slug, g.version)
+                form_token = tokens.move_form_token(gm["tokens"][p.seat], slug, g.decision_id(p.seat))
             body = urlencode({"csrf_token": form_token, "game": gm["id"], "seat": p.seat, "move": slug,
-                              "version": g.version})
+                              "decision": g.decision_id(p.seat)})
             plan.append((f"/s/{gm['tokens'][p.seat]}/m/{slug}", body))
             for t in texts:
                 g.play(p.seat, t)

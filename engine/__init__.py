@@ -17,6 +17,7 @@ from .view import describe, spectator_view, view
 
 __all__ = [
     "CELL_NAMES",
+    "LEVELS",
     "OPTION_HELP",
     "EngineError",
     "Game",
@@ -30,6 +31,7 @@ __all__ = [
     "RepetitionGuard",
     "StateError",
     "apply_move",
+    "bot_for_level",
     "bot_move",
     "copy_game",
     "defaults",
@@ -48,3 +50,4 @@ __all__ = [
 ]
 
 from . import action as _action  # noqa: E402,F401  registers the SKYJO Action variant
+from .strong import LEVELS, bot_for_level  # noqa: E402  registers the strong and easy bots too

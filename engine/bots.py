@@ -123,7 +123,7 @@ def bot_move(game: Game, seat: int, bot: str = "greedy", rng: _random.Random | N
     try:
         fn = BOTS[bot]
     except KeyError:
-        raise ValueError(f"unknown bot {bot!r}; choose random or greedy") from None
+        raise ValueError(f"unknown bot {bot!r}; choose {', '.join(sorted(BOTS))}") from None
     if not game.legal_codes(seat):
         raise ValueError("this seat owes no decision")
     return MOVE_BY_CODE[fn(game, seat, rng or _random.Random())]

@@ -121,6 +121,7 @@ class Game(RoundsMixin, ScoringMixin):
         "moves",
         "log",
         "removed_cols",
+        "round_start",
     )
 
     # ------------------------------------------------------------------ creation
@@ -190,6 +191,34 @@ class Game(RoundsMixin, ScoringMixin):
             if p[0] == seat:
                 return p[1]
         return None
+
+    def decision_id(self, seat: int) -> str | None:
+        """A short public name of the decision `seat` owes now, or None: `<round>.<kind>.<since>`.
+
+        It stays the same while the seat still owes that same decision and changes once it is made:
+        the whole opening reveal of a round is one decision (both reveals, C4; `since` is the
+        version the round was dealt at, so another seat's reveal changes nothing), every other
+        decision (a turn, placing the drawn or taken card, a C5 tie reveal, each queued SKYJO
+        Action decision) is its own, named by the version right after the seat's own last move.
+        Made of public facts only (round, kind, versions) and of the saved state, so it survives
+        `to_json`. Move links and Confirm forms are bound to it (the service refuses them once it
+        changed)."""
+        kind = self.owes(seat)
+        if kind is None:
+            return None
+        since = self.round_start
+        if not (kind == "reveal" and self.phase == OPENING):
+            since = max(since, self.last_move_end(seat))
+        return f"{self.round}.{kind}.{since}"
+
+    def last_move_end(self, seat: int) -> int:
+        """The version right after `seat`'s last move (0 if it has not moved)."""
+        moves = self.moves
+        prefix = f"{seat}: "
+        for i in range(len(moves) - 1, -1, -1):
+            if moves[i].startswith(prefix):
+                return self.version - (len(moves) - 1 - i)
+        return 0
 
     def legal_codes(self, seat: int) -> list[int]:
         """Legal moves of `seat` as int codes (the fast form of `legal_moves`)."""

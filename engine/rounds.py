@@ -42,6 +42,9 @@ class RoundsMixin:
     # ------------------------------------------------------------------ rounds
     def _start_round(self, active: list[int], events: list[dict[str, Any]]) -> list[dict[str, Any]]:
         self.round += 1
+        # the version the round is dealt at: 0 for the first; a later round is dealt by the move
+        # that ends the previous one, which counts once this call returns (`play_code`)
+        self.round_start = self.version + 1 if self.round > 1 else self.version
         self.active = active
         nxt = [0] * self.n
         for i, s in enumerate(active):

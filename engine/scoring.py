@@ -53,6 +53,16 @@ class ScoringMixin:
         if revealed:
             events.append({"type": "final_reveal", "cards": revealed})
 
+    def _final_boards(self) -> list[list[Any] | None]:
+        """C9/C13: the round's final grids once every card is turned up and removed sets are gone,
+        public from now on: per seat the 12 cards in cell order (None: a removed cell), None for a
+        seat not in the round. Taken before the next deal, so nothing of it leaks."""
+        boards: list[list[Any] | None] = [None] * self.n
+        for s in self.active:
+            f, v = self.face[s], self.vals[s]
+            boards[s] = [None if f[c] == GONE else v[c] for c in range(12)]
+        return boards
+
     def _closer_doubled(self, raw: list[Any]) -> tuple[list[Any], list[int]]:
         """C10 (and A8, with the same options): the round's scores from the raw sums, the closer's
         doubled unless lowest (`doubling_tie`: strict doubles a tie too), never a score of 0 or less
@@ -98,8 +108,9 @@ class ScoringMixin:
             "removed_columns": removed,
             "totals": list(self.totals),
         }
+        events.append({"type": "round_end", **result})  # the event without the boards: logs stay small
+        result["boards"] = self._final_boards()
         self.rounds.append(result)
-        events.append({"type": "round_end", **result})
         self._after_round(events)
 
     def _after_round(self, events: list[dict[str, Any]]) -> None:

@@ -72,6 +72,7 @@ def to_json(game: Any, *, copy: bool = True) -> dict[str, Any]:
     fields = {name: getattr(game, name) for name in _FIELDS}
     data.update(clone(fields) if copy else fields)
     data["tie_owed"] = sorted(game.tie_owed)
+    data["round_start"] = game.round_start
     data.update(game.extra_json(copy=copy) if hasattr(game, "extra_json") else {})
     return data
 
@@ -92,12 +93,16 @@ def from_json(data: dict[str, Any], *, copy: bool = True) -> Any:
         for name in _FIELDS:
             setattr(game, name, fields[name])
         game.tie_owed = set(data["tie_owed"])
+        game.round_start = data.get("round_start")
         game.n = len(game.names)
         if hasattr(game, "load_extra_json"):
             game.load_extra_json(data, copy=copy)
     except KeyError as exc:
         raise StateError(f"saved state lacks {exc.args[0]!r}") from None
     validate_players(game.names)
+    if game.round_start is None:  # saved before the field existed: where this round's reveals began
+        opened = sum(game.revealed[s] for s in game.active)
+        game.round_start = game.version - opened if game.phase == OPENING else 0
     game.options = validate_options(game.variant, game.options)
     nxt = [0] * game.n
     for i, s in enumerate(game.active):
@@ -136,5 +141,7 @@ def check_invariants(game: Any) -> None:
     # Removed columns lie on the discard pile, so every card is counted exactly once.
     if dict(Counter(cards_in_play)) != expected:  # (dict equality, in C; Counter's own is Python)
         raise StateError("the cards in play are not exactly one deck")
+    if not (isinstance(game.round_start, int) and 0 <= game.round_start <= game.version):
+        raise StateError("the round's start version is wrong")
     if game.phase == PLAY and game.turn not in game.active:
         raise StateError("the seat to play is not in the round")

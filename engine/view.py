@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .game import DOWN, GONE, OVER, PLAY, STAGE_DRAWN, STAGE_TAKEN, Game
+from .game import DOWN, GONE, OPENING, OVER, PLAY, STAGE_DRAWN, STAGE_TAKEN, TIE_REVEAL, Game
 from .moves import CELL_NAMES
 
 SCHEMA = 1
@@ -84,6 +84,30 @@ def _card_json(game: Game, value: int) -> Any:
     return game.card_json(value) if hasattr(game, "card_json") else value
 
 
+def rounds_of(game: Game) -> list[dict[str, Any]]:
+    """The scored rounds (public, C10): each round's record; the last one also with `boards`, its
+    final grids as every player saw them when it ended (C9: all cards up), per seat None (not in
+    the round) or 12 cells like a view's grid (`cell`, `face` "up" or "removed", `value`; a removed
+    cell has no value), while its end is the news: until the next round's play begins (its opening
+    reveals, C4/C5) and once the game is over. Other rounds leave their boards out: the view every
+    turn mail carries stays small."""
+    rounds = [dict(r) for r in game.rounds]
+    news = game.phase in (OPENING, TIE_REVEAL, OVER)
+    for r in rounds if not news else rounds[:-1]:
+        r.pop("boards", None)
+    if news and rounds and rounds[-1].get("boards") is not None:
+        rounds[-1]["boards"] = [
+            None
+            if board is None
+            else [
+                {"cell": CELL_NAMES[c], "face": "removed" if v is None else "up", "value": v}
+                for c, v in enumerate(board)
+            ]
+            for board in rounds[-1]["boards"]
+        ]
+    return rounds
+
+
 def phase_name(game: Game) -> str:
     if game.phase == PLAY and game.closer >= 0:
         return "final_turns"
@@ -145,9 +169,10 @@ def view(game: Game, seat: int | None, *, log: bool = True) -> dict[str, Any]:
         "discard_count": len(game.discard),
         "draw_count": len(game.draw),
         "pending": [p.as_dict() for p in game.pending()],
+        "decision": game.decision_id(seat) if seat is not None else None,  # what links are bound to
         "legal_moves": [m.text() for m in game.legal_moves(seat)] if seat is not None else [],
         "closer": game.closer if game.closer >= 0 and game.phase != OVER else None,
-        "rounds": [dict(r) for r in game.rounds],
+        "rounds": rounds_of(game),
         "totals": list(game.totals),
         "winners": list(game.winners) if game.winners is not None else None,
     }

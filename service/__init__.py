@@ -78,6 +78,9 @@ def create_app(config: dict | None = None) -> Flask:
         LINKS_RATE_LIMIT="5 per minute;30 per day",  # per client address
         LINKS_RECIPIENT_RATE_LIMIT="3 per hour;6 per day",  # per address mailed
         LINKS_ANSWER_SECONDS=0.25,  # the answer's floor: a known address takes as long as an unknown one
+        # a turn mail for a decision its player is looking at on the board (they just moved there) waits
+        # this long and goes only if the decision is still open then (issue 15.2); 0: never held
+        MAIL_HOLD_MINUTES=float(os.environ.get("MAIL_HOLD_MINUTES") or 10),
     )
     app.config.update(env_config(app.instance_path))
     if config:
@@ -119,6 +122,10 @@ def create_app(config: dict | None = None) -> Flask:
     # through Flask-Babel's `_`/`gettext`, which babel.init_app installed in this environment
     app.jinja_env.globals["r"] = render
     app.extensions["outbox_renderer"] = mail_render.renderer_for(app)  # mails are rendered when sent
+    from service.mail.delivery import STILL_OWED_KEY
+    from service.play import notify
+
+    app.extensions.setdefault(STILL_OWED_KEY, notify.still_owed)  # a held turn mail: still owed?
     errors.init_app(app)
     headers.init_app(app)
     if app.config["DEV"]:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 import engine
+from engine.arena import play_match
 from engine.bots import BOTS, bot_move
 
 
@@ -145,19 +146,42 @@ def simulate(players: int, games: int, seed: str | None, bot: str, variant: str 
     }
 
 
+def _bot_list(text: str) -> list[str]:
+    bots = [b.strip() for b in text.split(",")]
+    unknown = [b for b in bots if b not in BOTS]
+    if unknown:
+        raise UsageError(f"unknown bot {unknown[0]!r} in --bots; choose from {', '.join(sorted(BOTS))}")
+    return bots
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
-    if not 2 <= args.players <= 8:
-        raise UsageError(f"--players must be 2 to 8, not {args.players}")
+    bots = _bot_list(args.bots) if args.bots else None
+    if bots is not None and args.players is not None and args.players != len(bots):
+        raise UsageError(f"--bots names {len(bots)} seats but --players says {args.players}")
+    players = len(bots) if bots is not None else (args.players or 4)
+    if not 2 <= players <= 8:
+        raise UsageError(f"--players must be 2 to 8, not {players}")
     if args.games < 1:
         raise UsageError("--games must be at least 1")
+    if args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
     try:
         options = json.loads(args.options) if args.options else None
-        engine.new_game([f"P{i}" for i in range(args.players)], args.variant, options)
+        engine.new_game([f"P{i}" for i in range(players)], args.variant, options)
     except (json.JSONDecodeError, engine.EngineError) as exc:
         raise UsageError(f"bad --variant/--options: {exc}") from None
+    if bots is not None:
+        try:
+            figures = play_match(bots, args.games, args.seed, args.variant, options, jobs=args.jobs)
+        except engine.RepeatedPosition as exc:
+            raise UsageError(f"simulate stopped: {exc}") from None
+        # the last line: one JSON object (issue 18.4)
+        out = {"bots": figures, "seats": bots, "variant": args.variant, "games": args.games, "seed": args.seed}
+        sys.stdout.write(json.dumps(out) + "\n")
+        return 0
     progress = Progress(args.games, enabled=args.progress or None) if args.games > 1 else None
     try:
-        out = simulate(args.players, args.games, args.seed, args.bot, args.variant, options, progress)
+        out = simulate(players, args.games, args.seed, args.bot, args.variant, options, progress)
     except engine.RepeatedPosition as exc:
         raise UsageError(f"simulate stopped: {exc}") from None
     json.dump(out, sys.stdout, indent=2)
@@ -172,10 +196,17 @@ def add_engine_commands(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("simulate", help="play games between bots and print statistics as JSON")
-    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--players", type=int, default=None, help="number of seats (default 4, or as many as --bots)")
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--seed", default=None, help="makes the run reproducible")
     p.add_argument("--bot", choices=sorted(BOTS), default="greedy")
+    p.add_argument(
+        "--bots",
+        default=None,
+        help="one bot per seat, e.g. strong,greedy,greedy,greedy: seats rotate between games; the last "
+        "line is a JSON object of each bot's win rate, mean round score and mean decision time",
+    )
+    p.add_argument("--jobs", type=int, default=1, help="with --bots: processes to spread the games over")
     p.add_argument("--variant", default="classic")
     p.add_argument("--options", default=None, help='rule options as JSON, e.g. \'{"target_score": 50}\'')
     p.add_argument("--progress", action="store_true", help="show the progress bar even when not on a terminal")

@@ -52,6 +52,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     where = app.config["BASE_URL"]
     print(f"skyjo-pbem: serving on {where}  (database: {app.config['DATABASE_URL'].split('@')[-1]})",
           file=sys.stderr)
+    print(f"skyjo-pbem: open {where}/ in your browser to start a game", file=sys.stderr, flush=True)
     if app.config.get("DEV_MAILBOX") and not app.config.get("MAIL_URL"):
         print(f"skyjo-pbem: development mailbox at {where}/dev/mail — every mail appears there",
               file=sys.stderr)
@@ -133,7 +134,7 @@ def _exit_on_sigterm(signum, frame) -> None:
 
 def _send_mail_once(app) -> None:
     from service.mail.config import configure
-    from service.mail.delivery import deliver_due
+    from service.mail.delivery import STILL_OWED_KEY, deliver_due
     from service.mail.transport import DevTransport, SmtpTransport
 
     url = app.config.get("MAIL_URL")
@@ -142,7 +143,7 @@ def _send_mail_once(app) -> None:
         return
     configure(mail_from=app.config.get("MAIL_FROM") or None, base_url=app.config.get("BASE_URL") or None)
     deliver_due(app.extensions["db_engine"], transport, limit=10_000,
-                renderer=app.extensions.get("outbox_renderer"))
+                renderer=app.extensions.get("outbox_renderer"), still_owed=app.extensions.get(STILL_OWED_KEY))
 
 
 def cmd_worker(args: argparse.Namespace) -> int:

@@ -4,7 +4,7 @@ Issue 17: each seat's pages and mails are in its own language (en, sv, nl, af, d
 host for each invitee and changeable by the player. Existing seats get English, what they had.
 
 Revision ID: b6e1f0c4a2d9
-Revises: 93d9415b6790
+Revises: b6e1d4f2a907
 Create Date: 2026-12-02 16:00:00
 
 """
@@ -17,7 +17,7 @@ import sqlmodel
 
 # revision identifiers, used by Alembic.
 revision: str = 'b6e1f0c4a2d9'
-down_revision: Union[str, Sequence[str], None] = '93d9415b6790'
+down_revision: Union[str, Sequence[str], None] = 'b6e1d4f2a907'
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 

@@ -1,7 +1,7 @@
 """SKYJO Action (RULES.md A1-A11): variant `action`. Importing this package registers it with the
 engine: the game class (`engine.state.GAME_CLASSES`), its options (`engine.options.VARIANT_OPTIONS`),
 its event sentences (`engine.view.EVENT_TEXT`), its part of the view (`engine.view.VIEW_EXTENSIONS`)
-and its bots (`engine.bots.VARIANT_BOTS`).
+and its bots (`engine.bots.VARIANT_BOTS`; `strong` and `easy` from `engine.action.strong`).
 
 Layers, lowest first (each imports only those before it): `rules` (A1 tables, card kinds, options),
 `moves` (the move grammar), `phases` (turn steps, decision kinds, grid lines), the parts of the game
@@ -16,6 +16,7 @@ from .. import state as _state
 from ..bots import VARIANT_BOTS as _VARIANT_BOTS
 from ..view import EVENT_TEXT as _EVENT_TEXT
 from ..view import VIEW_EXTENSIONS as _VIEW_EXTENSIONS
+from . import strong as _strong  # noqa: F401  registers the strong and easy Action bots
 from .bots import bot_move as _bot_move
 from .game import ActionGame
 from .moves import ActionMove, parse_action_move

@@ -13,6 +13,7 @@ This module sits above the game: `engine.action` registers `bot_move` in `engine
 from __future__ import annotations
 
 import random as _random
+from collections.abc import Callable
 from typing import Any
 
 from ..moves import Move
@@ -293,10 +294,16 @@ def greedy_move(game: Any, seat: int, rng: _random.Random) -> AnyMove:
     return moves[int(rng.random() * len(moves))]
 
 
+# SKYJO Action's bots by name; engine.action.strong adds `strong` and `easy`.
+BOTS: dict[str, Callable[[Any, int, _random.Random], AnyMove]] = {"random": random_move, "greedy": greedy_move}
+
+
 def bot_move(game: Any, seat: int, bot: str, rng: _random.Random) -> AnyMove:
+    try:
+        fn = BOTS[bot]
+    except KeyError:
+        raise ValueError(f"unknown bot {bot!r}; choose {', '.join(sorted(BOTS))}") from None
+    move = fn(game, seat, rng)
     if bot == "random":
-        return random_move(game, seat, rng)
-    if bot == "greedy":
-        move = greedy_move(game, seat, rng)
-        return move if move in game.legal_moves(seat) else random_move(game, seat, rng)
-    raise ValueError(f"unknown bot {bot!r}; choose random or greedy")
+        return move
+    return move if move in game.legal_moves(seat) else random_move(game, seat, rng)

@@ -122,7 +122,7 @@ class ActionLegalMixin:
             return []
         entry = self._entry_for(seat)
         if entry is not None:
-            return self._entry_moves(seat, entry)
+            return self._entry_moves(seat, entry) + self._opening_reveals(seat)
         if self.phase == OPENING:
             if seat in self.active and self.revealed[seat] < OPENING_REVEALS:
                 f = self.face[seat]
@@ -147,6 +147,15 @@ class ActionLegalMixin:
         if stage == STAGE_DRAWN:
             out2.extend(MOVE_BY_CODE[FLIP << 4 | c] for c in range(12) if f[c] == DOWN)
         return out2
+
+    def _opening_reveals(self, seat: int) -> list[Move | ActionMove]:
+        """A seat whose first opening reveal turned up a star may take its A7 action card before or
+        after its second reveal (A3: the two reveals are one decision, as in C4), so both reveals
+        can be sent at once whatever the first one shows."""
+        if self.phase != OPENING or seat not in self.active or self.revealed[seat] >= OPENING_REVEALS:
+            return []
+        f = self.face[seat]
+        return [MOVE_BY_CODE[REVEAL << 4 | c] for c in range(12) if f[c] == DOWN]
 
     def _take_moves(self) -> list[ActionMove]:
         out = [ActionMove(am.ACTION_ROW, index=i) for i in range(ROW_SIZE) if self.arow[i] is not None]

@@ -117,10 +117,11 @@ class ActionScoringMixin:
             "star_bonus": stars,
             "totals": list(self.totals),
         }
+        events.append({"type": "round_end", **result})  # the event without the boards: logs stay small
+        result["boards"] = self._final_boards()  # (engine.scoring: every card up, sets removed)
         self.rounds.append(result)
         self.queue = []
         self.step = MAIN
-        events.append({"type": "round_end", **result})
         self._after_round(events)
 
     def _finish(self, winners: list[int], events: list[dict[str, Any]]) -> None:

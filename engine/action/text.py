@@ -1,11 +1,17 @@
-"""English sentences for the public events SKYJO Action adds (registered in engine.view.EVENT_TEXT)."""
+"""English sentences for the public events SKYJO Action adds (registered in engine.view.EVENT_TEXT).
+
+Action cards are named by their titles (`rules.ACTION_TITLES`: "Swap own", A9), never by their ids
+(`swap-own`); a played card's targets are said in words (`_targets`), not as the move's text."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from .rules import ACTION_TITLES
+from ..errors import MoveParseError
+from ..moves import CELL_NAMES, COLUMN_NAMES
+from .moves import parse_action_move
+from .rules import ACTION_TITLES, INSIGHT, SWAP_OWN, SWAP_PLAYER, THIEF
 
 
 def _t(card: Any) -> str:
@@ -20,15 +26,42 @@ def _seat(names: list[str], s: Any) -> str:
     return names[s] if isinstance(s, int) and 0 <= s < len(names) else "?"
 
 
+def _source(e: dict[str, Any]) -> str:
+    """`row (place 2)` or `deck`: where a taken action card came from (A4 b)."""
+    source = str(e.get("source", ""))
+    if source.startswith("row "):
+        return f"row (place {source[4:]})"
+    return source
+
+
+def _targets(e: dict[str, Any], names: list[str]) -> str:
+    """What a played card aimed at, in words (` on A1 and C3`, ` on Bo's column B`), or ""."""
+    try:
+        m = parse_action_move(str(e.get("move", "")), names)
+    except (MoveParseError, ValueError, TypeError, IndexError, KeyError):
+        return ""
+    card = getattr(m, "card", None)
+    if card == SWAP_OWN:
+        return f" on {CELL_NAMES[m.cells[0]]} and {CELL_NAMES[m.cells[1]]}"
+    if card == INSIGHT:
+        who = "their own" if m.target in (-1, e.get("seat")) else f"{_seat(names, m.target)}'s"
+        line = f"column {COLUMN_NAMES[m.index]}" if m.line == "column" else f"row {(m.index or 0) + 1}"
+        return f" on {who} {line}"
+    if card in (SWAP_PLAYER, THIEF):
+        return f" against {_seat(names, m.target)}"
+    return ""
+
+
 TEXTS: dict[str, Callable[[dict[str, Any], list[str]], str]] = {
-    "take_action": lambda e, n: f"{_seat(n, e['seat'])} took {_t(e['card'])} from the action {e['source']}.",
+    "take_action": lambda e, n: f"{_seat(n, e['seat'])} took {_t(e['card'])} from the action {_source(e)}.",
     "action_reshuffle": lambda e, n: (
         f"The action deck was empty: {e['count']} action cards are shuffled into a new one."
     ),
     "play_action": lambda e, n: (
         f"{_seat(n, e['seat'])} played "
-        + (f"Reactivation on {_t(e['card'])}" if e.get("via") else _t(e["card"]))
-        + f" ({e['move']})."
+        + (f"Reactivation as {_t(e['card'])}" if e.get("via") else _t(e["card"]))
+        + _targets(e, n)
+        + "."
     ),
     "discard_action": lambda e, n: f"{_seat(n, e['seat'])} discarded {_t(e['card'])} without effect.",
     "draw_three": lambda e, n: f"{_seat(n, e['seat'])} drew {e['count']} cards to choose from.",

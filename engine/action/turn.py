@@ -79,7 +79,8 @@ class ActionTurnMixin:
         if phase == OVER:
             raise IllegalMove("the game is over")
         entry = self._entry_for(seat)
-        if entry is not None:
+        reveal = isinstance(move, Move) and move.kind == "reveal"
+        if entry is not None and not (reveal and phase == OPENING and self.revealed[seat] < OPENING_REVEALS):
             self._answer(seat, entry, move, events)
         elif phase == OPENING:
             if seat not in self.active:

@@ -27,7 +27,7 @@ No peeking (C13): the answer to a plan never depends on a card its writer could 
 checked, before anything is applied, only as far as the writer's view decides it: every move of
 every branch up to and including the first move that turns up a card (a reveal, a flip, a placed
 drawn or picked card, a card off the action deck ...). A refused plan changes nothing, and its
-message names no hidden card. After such a move only classic's next reveal may follow (C4); any
+message names no hidden card. After such a move only the next opening reveal may follow (C4, A3); any
 other move there is refused by the plan's shape alone ("your reply must end with ..."), because what
 may follow depends on the card. Once the reveals have decided who starts (C5: a third reveal is
 legal only on a tie), the plan stops: the moves before are applied, `PlanSteps.stopped` says where

@@ -13,12 +13,14 @@ falls, the cards a reshuffle put back into a pile unseen aside (C11, A10), or wh
 (every card is turned up, C9) or the game does. The measure is the same for every hidden deal the
 seat's view allows: it counts places, never values.
 
-`chains_reveal`: the one kind of move that may follow a move that turned up a card is classic's
-next reveal (C4: a seat reveals two cards whatever the first one shows), checked like any move as
-long as the reveals have decided nothing. Once a reveal has decided who starts (`decides_start`:
-C5's highest sum, or a tie and its extra reveals), what the seat may do next depends on the cards
-just turned up, and the plan stops before its next move. SKYJO Action's opening reveals do not
-chain: a revealed star is taken or declined first (A3, A7).
+`chains_reveal`: the one kind of move that may follow a move that turned up a card is the next
+opening reveal (C4, A3: a seat reveals two cards whatever the first one shows), checked like any
+move as long as the reveals have decided nothing. Once a reveal has decided who starts
+(`decides_start`: C5's highest sum, or a tie and its extra reveals), what the seat may do next
+depends on the cards just turned up, and the plan stops before its next move. In SKYJO Action a
+star turned up by the first reveal may be taken (A7) before or after the second reveal, so the
+second reveal is legal whatever the first showed; after the seat's two reveals (`reveals_done`)
+what follows depends on them (a star's A7 choice, who starts), so the plan stops there.
 """
 
 from __future__ import annotations
@@ -66,12 +68,24 @@ def is_reveal(move: Any) -> bool:
 
 
 def chains_reveal(game: Game, prev: Any, move: Any) -> bool:
-    """May `move` follow `prev`, a move that turned up a card? Only a classic reveal after a reveal
-    (C4); see `decides_start` for when the plan stops there instead."""
-    return game.variant == "classic" and is_reveal(prev) and is_reveal(move)
+    """May `move` follow `prev`, a move that turned up a card? Only an opening reveal after a reveal
+    (C4, A3); see `reveals_done` for when the plan stops there instead."""
+    return game.variant in ("classic", "action") and is_reveal(prev) and is_reveal(move)
 
 
 def decides_start(events: list[dict[str, Any]]) -> bool:
     """Did a reveal decide who starts, or call a tie's extra reveal (C5, C6)? Then the next move's
     legality depends on the cards turned up."""
     return any(e.get("type") in ("start", "start_tie") for e in events)
+
+
+def reveals_done(game: Game, seat: int, events: list[dict[str, Any]]) -> bool:
+    """After a reveal, does what the seat may do next depend on the cards turned up? Classic: once
+    the reveals decided who starts (`decides_start`, C5). SKYJO Action: once the seat has made its
+    two opening reveals (A3: then come a star's A7 choice and the start), whatever they showed."""
+    if decides_start(events):
+        return True
+    if game.variant != "action" or not any(e.get("type") == "reveal" for e in events):
+        return False
+    grid = view(game, seat, log=False)["players"][seat]["grid"]
+    return game.phase != "opening" or sum(1 for c in grid if c["face"] == "up") >= 2

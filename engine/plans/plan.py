@@ -8,8 +8,8 @@
   from the state after `draw` for each branch, so an illegal move in any branch is found whichever
   card comes, and nothing the cards decide can make a plan refused or change the message. A plan
   whose moves go on after such a move is refused by its shape alone ("your reply must end with
-  ..."), except classic's opening reveals (C4), which may follow each other.
-* Where a move's legality depends on a card turned up by the plan's earlier moves (classic's reveals
+  ..."), except the opening reveals (C4, A3), which may follow each other.
+* Where a move's legality depends on a card turned up by the plan's earlier moves (the reveals
   after the two opening reveals have decided who starts, C5: a third one is legal only on a tie),
   the plan stops there: the moves before it are applied and the seat is asked for the rest like any
   pending decision. `Stop` says where and why, in words that name no card; `PlanSteps.stopped`
@@ -30,7 +30,7 @@ from ..errors import EngineError, IllegalMove, MoveParseError
 from ..game import Game
 from ..view import view, with_text
 from .conditions import Condition
-from .hidden import chains_reveal, decides_start, turns_up, unseen
+from .hidden import chains_reveal, reveals_done, turns_up, unseen
 
 Step = tuple[Any, list[dict[str, Any]]]
 
@@ -177,8 +177,9 @@ def validate_plan(game: Game, seat: int, plan: Plan) -> Stop | None:
     The moves are played on copies of `game`: the head once, then each branch from the state after
     `draw`, each only up to and including the first move that turns up a card the writer had not
     seen (C13, `engine.plans.hidden`). A move after that one is refused by the plan's shape alone,
-    unless it is classic's next reveal (C4), checked like any move until a reveal decides who starts
-    (C5); the move after that reveal is where the plan stops."""
+    unless it is the next opening reveal (C4, A3), checked like any move until the reveals decide
+    what comes next (C5's start; A3's two reveals done); the move after that reveal is where the
+    plan stops."""
     if not isinstance(seat, int) or not 0 <= seat < len(game.names):
         raise IllegalMove.of("no_such_seat", seat=seat)
     if game.is_over:
@@ -207,7 +208,7 @@ def _check_moves(game: Game, seat: int, moves: Sequence[Any], start: int, label:
         i = start + k
         if turned is not None:
             _check_follows(game, turned, move, i, label)
-            if decides_start(events):
+            if reveals_done(game, seat, events):
                 for j, (a, b) in enumerate(zip(moves[k:], moves[k + 1 :], strict=False), i + 1):
                     _check_follows(game, a, b, j, label)  # the rest is judged by its shape only
                 return Stop(i, move)
@@ -219,7 +220,7 @@ def _check_moves(game: Game, seat: int, moves: Sequence[Any], start: int, label:
 
 
 def _check_follows(game: Game, prev: Any, move: Any, i: int, label: str) -> None:
-    """No peeking: after a move that turned up a card only classic's next reveal may come (C4)."""
+    """No peeking: after a move that turned up a card only the next opening reveal may come (C4, A3)."""
     if not chains_reveal(game, prev, move):
         raise IllegalMove.of("must_end_with", label=label, step=i, move=move.text(), last=prev.text())
 

@@ -96,6 +96,7 @@ class SeatState:
     consecutive_timeouts: int
     bot_played: bool
     vacation_until: datetime | None
+    computer: bool = False  # the computer plays this seat (issue 18)
 
 
 class OpenDeadline(NamedTuple):
@@ -112,7 +113,7 @@ class OpenDeadline(NamedTuple):
 # Built once: a statement object caches its own cache key, so executing it again skips building
 # the statement and its key; the compiled form comes from the engine's statement cache.
 _SEATS_OF_GAME = select(_ST.c.seat, _ST.c.tz, _ST.c.mail_pref, _ST.c.consecutive_timeouts, _ST.c.bot_played,
-                        _ST.c.vacation_until).where(_ST.c.game_id == bindparam("game_id"))
+                        _ST.c.vacation_until, _ST.c.computer).where(_ST.c.game_id == bindparam("game_id"))
 _OPEN_OF_GAME = (select(_DT.c.id, _DT.c.seat, _DT.c.kind, _DT.c.deadline_at, _DT.c.policy)
                  .where(_DT.c.game_id == bindparam("game_id"), _DT.c.fired_at.is_(None))
                  .order_by(_DT.c.seat, _DT.c.id))
@@ -120,13 +121,14 @@ _OPEN_OF_GAME = (select(_DT.c.id, _DT.c.seat, _DT.c.kind, _DT.c.deadline_at, _DT
 # kind 1 rows open deadlines, each with NULL in the other kind's columns
 _CLOCK_OF_GAME = union_all(
     select(literal(0).label("row_kind"), _ST.c.seat, _ST.c.tz, _ST.c.mail_pref, _ST.c.consecutive_timeouts,
-           _ST.c.bot_played, _ST.c.vacation_until, cast(null(), _DT.c.id.type).label("id"),
+           _ST.c.bot_played, _ST.c.vacation_until, _ST.c.computer, cast(null(), _DT.c.id.type).label("id"),
            cast(null(), _DT.c.kind.type).label("kind"), cast(null(), _DT.c.deadline_at.type).label("deadline_at"),
            cast(null(), _DT.c.policy.type).label("policy"))
     .where(_ST.c.game_id == bindparam("game_id")),
     select(literal(1), _DT.c.seat, cast(null(), _ST.c.tz.type), cast(null(), _ST.c.mail_pref.type),
            cast(null(), _ST.c.consecutive_timeouts.type), cast(null(), _ST.c.bot_played.type),
-           cast(null(), _ST.c.vacation_until.type), _DT.c.id, _DT.c.kind, _DT.c.deadline_at, _DT.c.policy)
+           cast(null(), _ST.c.vacation_until.type), cast(null(), _ST.c.computer.type), _DT.c.id, _DT.c.kind,
+           _DT.c.deadline_at, _DT.c.policy)
     .where(_DT.c.game_id == bindparam("game_id"), _DT.c.fired_at.is_(None)),
 ).order_by("row_kind", "seat", "id")
 _CLOSED = {"fired_at": bindparam("closed_at"), "outcome": "made", "next_at": None, "next_event": None}
@@ -161,7 +163,7 @@ def sync(session: Session, model: type, idents: Iterable[Any], values: dict) -> 
 def seat_states(session: Session, game_id: str) -> dict[int, SeatState]:
     """The game's seat clocks by seat, as `SeatState` snapshots (one Core SELECT)."""
     rows = core(session).execute(_SEATS_OF_GAME, {"game_id": game_id})
-    return {r[0]: SeatState(*r) for r in rows}
+    return {r[0]: SeatState(*r[:6], computer=bool(r[6])) for r in rows}
 
 
 GameClock = tuple[dict[int, "SeatState"], list["OpenDeadline"]]
@@ -173,9 +175,9 @@ def game_clock(session: Session, game_id: str) -> GameClock:
     rows: list[OpenDeadline] = []
     for r in core(session).execute(_CLOCK_OF_GAME, {"game_id": game_id}):
         if r[0] == 0:
-            clocks[r[1]] = SeatState(*r[1:7])
+            clocks[r[1]] = SeatState(*r[1:7], computer=bool(r[7]))
         else:
-            rows.append(OpenDeadline(r[7], r[1], r[8], r[9], r[10]))
+            rows.append(OpenDeadline(r[8], r[1], r[9], r[10], r[11]))
     return clocks, rows
 
 
@@ -201,7 +203,8 @@ def board_status(session: Session, game_id: str, now: datetime | None = None, *,
                  open_rows: list[Deadline] | None = None) -> dict[int, dict]:
     """What the board and the mails show per seat: {seat: {"deadlines": [(kind, deadline_at)],
     "policy", "vacation_until" (None unless on vacation), "bot_played", "tz", "mail_pref"}}; times
-    naive UTC (show them with `to_local(t, viewer_tz)`). Seats with nothing to show are absent.
+    naive UTC (show them with `to_local(t, viewer_tz)`). Seats with nothing to show are absent, and
+    so are the computer's seats (issue 18): nobody waits for a person there.
     `clocks` / `open_rows`: the game's seat clocks by seat (`seat_states`, or SeatClock rows) and its
     open deadline rows when the caller has them from this transaction (as `schedule_decisions`
     returns them), to save the two SELECTs."""
@@ -222,9 +225,11 @@ def board_status(session: Session, game_id: str, now: datetime | None = None, *,
         open_rows = sorted((r for r in open_rows if getattr(r, "fired_at", None) is None),
                            key=lambda r: (r.seat, r.id is None, r.id or 0))
     for seat, sc in clocks.items():
-        if on_vacation(sc, now) or sc.bot_played:
+        if not getattr(sc, "computer", False) and (on_vacation(sc, now) or sc.bot_played):
             entry(seat, sc)
     for row in open_rows:
+        if getattr(clocks.get(row.seat), "computer", False):
+            continue
         e = entry(row.seat, clocks.get(row.seat))
         e["deadlines"].append((row.kind, row.deadline_at))
         e["policy"] = row.policy
@@ -249,7 +254,10 @@ def plan(row: Deadline, sc: SeatClock | SeatState | None, now: datetime) -> None
 def next_due(deadline_at: datetime, policy: str, bot_played: bool, vacation_until: datetime | None,
                 reminders_left: Iterable[int] | None, sc: SeatClock | SeatState | None, now: datetime
                 ) -> tuple[datetime | None, str | None]:
-    """(next_at, next_event) of an open row (`plan`; `schedule_decisions` for rows it inserts)."""
+    """(next_at, next_event) of an open row (`plan`; `schedule_decisions` for rows it inserts). A
+    computer seat's decision is due at once, as event "computer" (no reminder, no timeout notice)."""
+    if sc is not None and getattr(sc, "computer", False):
+        return min(deadline_at, now), "computer"
     if bot_played:
         return deadline_at, "timeout"
     tz = sc.tz if sc else "UTC"
@@ -344,12 +352,15 @@ def schedule_decisions(session: Session, game_id: str, pending: Iterable[Any], v
 
 def _new_row(game_id: str, seat: int, kind: str, version: int, settings: ClockSettings,
              sc: SeatState | SeatClock | None, now: datetime) -> dict:
-    """The column values of a decision that has just come up: a bot-played seat's is due at once; on
+    """The column values of a decision that has just come up: a bot-played seat's (and a computer
+    seat's, as event "computer") is due at once; on
     vacation the full decision time runs from the vacation's end; reminders already past are dropped."""
     decision_s = int(settings.decision_seconds)
     bot = bool(sc is not None and sc.bot_played)
     vacation_until = paused = None
-    if bot:
+    if sc is not None and getattr(sc, "computer", False):
+        deadline_at, reminders, bot = now, [], False
+    elif bot:
         deadline_at = now
         reminders = settings.offsets()
     else:

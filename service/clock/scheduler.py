@@ -18,6 +18,7 @@ from collections.abc import Callable
 from contextlib import nullcontext
 from datetime import UTC, datetime
 
+from apscheduler.jobstores.base import JobLookupError
 from apscheduler.schedulers.background import BackgroundScheduler
 
 from service.clock import core as clock
@@ -31,6 +32,38 @@ REPLY_POLLER_KEY = "reply_poller"  # app.extensions[REPLY_POLLER_KEY](app): one 
 
 _lock = threading.Lock()
 _in_process: BackgroundScheduler | None = None
+_wake = threading.Event()  # a wake-up came: the in-process job sweeps (again) at once
+MAX_WAKE_SWEEPS = 20  # sweeps one run of the job makes at most while wake-ups keep coming
+
+
+def wake_in_process() -> None:
+    """Ask this process's clock (if it runs one, `start_in_process`) to sweep now rather than at its
+    next interval: e.g. right after a transaction that made a computer seat owe a decision committed
+    (issue 18). A wake-up during a sweep makes the job sweep once more when it ends. A separate
+    `skyjo-pbem worker` is not reached: it sweeps at its interval."""
+    sched = _in_process
+    if sched is None or not sched.running:
+        return
+    _wake.set()
+    try:
+        sched.modify_job(JOB_ID, next_run_time=datetime.now(UTC))
+    except JobLookupError:  # shutting down
+        pass
+
+
+def _sweeping_while_woken(job: Callable) -> Callable:
+    """The in-process job: one sweep, and another while wake-ups came during the last one."""
+
+    def run():
+        report = None
+        for _sweep in range(MAX_WAKE_SWEEPS):
+            _wake.clear()
+            report = job()
+            if not _wake.is_set():
+                break
+        return report
+
+    return run
 
 
 def _is_app(obj) -> bool:
@@ -124,7 +157,7 @@ def start_in_process(app_or_factory, handlers: clock.ClockHandlers | None = None
         job = make_tick_job(factory, handlers, context=context)
         if _is_app(app_or_factory):
             job = with_reply_polling(app_or_factory, job)
-        sched = _scheduler(BackgroundScheduler, job, interval)
+        sched = _scheduler(BackgroundScheduler, _sweeping_while_woken(job), interval)
         sched.start()
         _in_process = sched
         atexit.register(stop_in_process)

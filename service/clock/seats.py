@@ -50,9 +50,10 @@ def _seat_clock_or_new(session: Session, game_id: str, seat: int, now: datetime)
 
 def set_seat_settings(session: Session, game_id: str, seat: int, *, now: datetime | None = None,
                       address: str | None = None, tz: str | None = None,
-                      mail_pref: str | None = None) -> SeatClock:
-    """Record the seat's address (for digests), time zone (asked at acceptance) and mail preference
-    (every | digest | off). Re-plans the seat's open rows (quiet hours, muted reminders)."""
+                      mail_pref: str | None = None, computer: bool | None = None) -> SeatClock:
+    """Record the seat's address (for digests), time zone (asked at acceptance), mail preference
+    (every | digest | off) and whether the computer plays it (issue 18: its decisions are due at
+    once). Re-plans the seat's open rows (quiet hours, muted reminders)."""
     now = _naive(now)
     if tz is not None and not valid_zone(tz):
         raise ClockError(f"unknown time zone: {tz}")
@@ -65,6 +66,8 @@ def set_seat_settings(session: Session, game_id: str, seat: int, *, now: datetim
         sc.tz = tz
     if mail_pref is not None:
         sc.mail_pref = mail_pref
+    if computer is not None:
+        sc.computer = computer
     sc.updated_at = now
     if sc.mail_pref == "digest" and sc.address:
         d = session.execute(select(DigestSchedule).where(DigestSchedule.address == sc.address)).scalar()

@@ -50,6 +50,11 @@ class ClockHandlers(Protocol):
         Return True if a move was applied, False if the decision is no longer owed (nothing to do).
         Raise on a concurrent-update conflict: the row is retried shortly."""
 
+    def on_computer(self, session: Session, deadline: Deadline) -> bool:
+        """Make the owed decision of a seat the computer plays (issue 18), through the move use case
+        like a timeout but without its notices. Return True if a move was applied, False if the
+        decision is no longer owed. Raise on a conflict: the row is retried shortly."""
+
     def on_reminder(self, session: Session, deadline: Deadline) -> bool | None:
         """Queue a reminder mail for the decision. Return False if it turned out not to be owed."""
 
@@ -62,6 +67,7 @@ class ClockHandlers(Protocol):
 class TickReport:
     claimed: int = 0
     timeouts: int = 0  # bot moves applied
+    computer: int = 0  # decisions of computer seats applied (issue 18)
     stale: int = 0  # timeouts/reminders whose decision was made meanwhile
     reminders: int = 0
     reminders_muted: int = 0  # seat's mail preference is digest/off
@@ -73,10 +79,10 @@ class TickReport:
 
     @property
     def handled(self) -> int:
-        return self.timeouts + self.stale + self.reminders + self.reminders_muted + self.digests
+        return self.timeouts + self.computer + self.stale + self.reminders + self.reminders_muted + self.digests
 
     def add(self, other: TickReport) -> TickReport:
-        for name in ("claimed", "timeouts", "stale", "reminders", "reminders_muted", "digests", "skipped",
+        for name in ("claimed", "timeouts", "computer", "stale", "reminders", "reminders_muted", "digests", "skipped",
                      "errors", "elapsed_s"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.error_messages.extend(other.error_messages)
@@ -182,6 +188,18 @@ def _handle_deadline(s: Session, row_id: int, token: str, now: datetime, handler
         report.skipped += 1
         return
     table = Deadline.__table__
+    if row.next_event == "computer":  # a computer seat's decision (issue 18): no timeout count, no notices
+        applied = bool(handlers.on_computer(s, row))
+        s.flush()
+        c = table.c
+        _finish(s, table, row_id, token, {"fired_at": func.coalesce(c.fired_at, now),
+                                          "outcome": "computer" if applied else func.coalesce(c.outcome, "stale"),
+                                          "next_at": None, "next_event": None})
+        if applied:
+            report.computer += 1
+        else:
+            report.stale += 1
+        return
     if row.next_event == "timeout":
         if sc is None:
             sc = SeatClock(game_id=row.game_id, seat=row.seat, updated_at=now)

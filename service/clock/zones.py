@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, time, timedelta
 from functools import lru_cache
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+from pathlib import Path
+from zoneinfo import TZPATH, ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from service.store.clock_models import utcnow
 
@@ -78,14 +79,53 @@ def defer_quiet(t: datetime, tz: str | None) -> datetime:
 
 
 
-def _all_zones() -> list[str]:
-    names = sorted(z for z in available_timezones() if "/" in z and not z.startswith(("Etc/", "SystemV/")))
-    return ["UTC"] + names
+# Old names that `available_timezones()` still lists (backward links, POSIX and System V names): a
+# person picks from the current IANA names; such a name still validates when typed or sent.
+_OLD_PREFIXES = ("Etc/", "SystemV/", "US/", "Brazil/", "Canada/", "Chile/", "Mexico/", "posix/", "right/")
 
 
-_ZONES = _all_zones()
+def _tab(name: str) -> list[list[str]]:
+    """The rows of a tzdata table (`zone.tab`, `iso3166.tab`) from the first zoneinfo directory
+    that has it; [] when none does."""
+    for directory in TZPATH:
+        path = Path(directory) / name
+        if path.is_file():
+            lines = path.read_text(encoding="utf-8").splitlines()
+            return [line.split("\t") for line in lines if line and not line.startswith("#")]
+    return []
+
+
+def _curated() -> list[tuple[str, str]]:
+    """(name, label) of the current zones: tzdata's `zone.tab` (one or more zones per country,
+    current names only: Europe/Kyiv, not Europe/Kiev), labelled "Stockholm (Sweden)"; without it,
+    the zones Python knows minus the old-style names."""
+    countries = {row[0]: row[1] for row in _tab("iso3166.tab") if len(row) >= 2}
+    rows = [(row[2], countries.get(row[0].split(",")[0], "")) for row in _tab("zone.tab") if len(row) >= 3]
+    if not rows:
+        rows = [(z, "") for z in available_timezones() if "/" in z and not z.startswith(_OLD_PREFIXES)]
+    out = []
+    for name, country in rows:
+        if not valid_zone(name):
+            continue
+        place = name.split("/", 1)[1].replace("_", " ").replace("/", " / ")
+        out.append((name, f"{place} ({country})" if country and country != place else place))
+    return out
+
+
+_CURATED = _curated()
+_NAMES = ["UTC"] + sorted(name for name, _label in _CURATED)
 
 
 def zone_choices() -> list[str]:
-    """IANA zone names for the time-zone selects (UTC first)."""
-    return _ZONES
+    """The IANA zone names a person picks from (UTC first; current names only, see `_curated`)."""
+    return _NAMES
+
+
+def zone_groups() -> list[tuple[str, list[tuple[str, str]]]]:
+    """The same zones for a select: grouped by region (Africa, America, ..., Pacific), each group
+    sorted by its labels; `("", [("UTC", "UTC")])` first."""
+    groups: dict[str, list[tuple[str, str]]] = {}
+    for name, label in _CURATED:
+        groups.setdefault(name.split("/", 1)[0], []).append((name, label))
+    return [("", [("UTC", "UTC")])] + [(region, sorted(groups[region], key=lambda z: z[1].casefold()))
+                                       for region in sorted(groups)]

@@ -14,6 +14,7 @@ from sqlalchemy import bindparam
 from sqlmodel import select
 
 from service.i18n import DEFAULT, game_title, speaking
+from service.mail import subjects
 from service.mail.outbox import insert_mail
 from service.mail.render import is_view
 from service.mail.talk import since_last_mail
@@ -34,14 +35,23 @@ def reply_to_of(game: GameRow, seat: SeatRow) -> str:
     return reply_address(tokens.mail_domain(), tokens.reply_token(game.id, seat.token_hash), game.version)
 
 
-def send(s, game: GameRow, seat: SeatRow, template: str, *, asks: bool = False, **ctx) -> None:
+def send(s, game: GameRow, seat: SeatRow, template: str, *, asks: bool = False, subject: str | None = None,
+         starts_thread: bool = False, hold_until: datetime | None = None,
+         hold_for: tuple[str, str] | None = None, **ctx) -> None:
     """Queue one mail to `seat` as an intent: the template's name and a JSON context (the seat's
     view, never the state), rendered by `render_intent` when the sender takes the row. Mail goes out
     iff the caller's transaction commits; the move's transaction stays small.
 
     `asks=True`: the mail asks the seat for a decision, so replying to it plays (Reply-To is the
     seat's reply address with the game version, and the two lines of command help are shown).
-    The mail carries the table talk written since the seat's previous mail (`mail.talk`)."""
+    The mail carries the table talk written since the seat's previous mail (`mail.talk`). Its
+    subject says its kind (`mail.subjects`: "Your turn · round 2 · ...", "Round 2 over: ...") unless
+    `subject` is given; every mail of one game and seat shares one thread (`_thread`), whose root
+    is the seat's first mail (`starts_thread`: the invitation, or the host's "set up" mail).
+    `hold_until`, `hold_for`: a held turn mail (see `outbox.mail_values`). A seat the computer plays
+    (issue 18) has no address and gets no mail: nothing is queued."""
+    if seat.computer:
+        return
     token = tokens.seat_token(seat.token_salt)
     talk = since_last_mail(s, game, seat)
     if talk is not None:
@@ -50,31 +60,38 @@ def send(s, game: GameRow, seat: SeatRow, template: str, *, asks: bool = False, 
     title = game.title if lang == DEFAULT else _title_in(s, game, lang)
     context = _plain({**ctx, "game": _game_ctx(game, title), "seat": _seat_ctx(seat), "token": token,
                       "base": render.base_url(), "asks": asks, "lang": lang})
-    insert_mail(s, to_addr=seat.email, to_name=seat.name, subject=title, template=template, context=context,
+    if subject is None:
+        with speaking(lang):  # the subject in the recipient's language, like the body
+            subject = subjects.subject_for(template, title, ctx)
+    insert_mail(s, to_addr=seat.email, to_name=seat.name, subject=subject, template=template, context=context,
                 game_id=None, seat=seat.seat if seat.seat is not None else seat.position,
                 thread_key=_thread(game, seat), unsubscribe_url=render.unsubscribe_url(token),
-                reply_to=reply_to_of(game, seat) if asks else None)
+                reply_to=reply_to_of(game, seat) if asks else None, starts_thread=starts_thread,
+                hold_until=hold_until, hold_for=hold_for)
 
 
 def _game_ctx(game: GameRow, title: str | None = None) -> dict:
     return {"id": game.id, "title": title or game.title, "status": game.status}
 
 
-_NAMES = select(SeatRow.name).where(SeatRow.game_id == bindparam("game_id")).order_by(SeatRow.position)
+_NAMES = (select(SeatRow.name).where(SeatRow.game_id == bindparam("game_id"), SeatRow.status != "declined")
+          .order_by(SeatRow.position))
 
 
 def _title_in(s, game: GameRow, lang: str) -> str:
-    """The game's title in `lang` (the stored one is English): from its players' names, read once
-    per transaction."""
+    """The game's title in `lang` (the stored one is English): from the names of its players who did
+    not decline, read once per transaction and title."""
     names = s.info.setdefault("title_names", {})
-    if game.id not in names:
-        names[game.id] = list(s.exec(_NAMES, params={"game_id": game.id}))
+    key = (game.id, game.title)  # a decline changes the title (and who it names)
+    if key not in names:
+        names[key] = list(s.exec(_NAMES, params={"game_id": game.id}))
     with speaking(lang):
-        return game_title(names[game.id])
+        return game_title(names[key])
 
 
 def _seat_ctx(seat: SeatRow) -> dict:
-    return {"name": seat.name, "seat": seat.seat, "position": seat.position, "is_host": seat.is_host}
+    return {"name": seat.name, "seat": seat.seat, "position": seat.position, "is_host": seat.is_host,
+            "computer": seat.computer}
 
 
 def _json_default(value):
@@ -98,12 +115,19 @@ def _plain(ctx: dict) -> orjson.Fragment:
                                         option=orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_NON_STR_KEYS))
 
 
-def invitation(s, game: GameRow, seat: SeatRow, host: SeatRow, seats: list[SeatRow]) -> None:
-    send(s, game, seat, "invitation", host=host, seats=seats)
+def invitation(s, game: GameRow, seat: SeatRow, host: SeatRow, seats: list[SeatRow],
+               rematch_of: GameRow | None = None) -> None:
+    """`rematch_of`: the finished game this one is a rematch of (the mail says so, by its title in
+    the seat's language)."""
+    previous = None
+    if rematch_of is not None:
+        lang = seat.lang or DEFAULT
+        previous = rematch_of.title if lang == DEFAULT else _title_in(s, rematch_of, lang)
+    send(s, game, seat, "invitation", host=host, seats=seats, rematch_of=previous, starts_thread=True)
 
 
 def host_created(s, game: GameRow, host: SeatRow, seats: list[SeatRow]) -> None:
-    send(s, game, host, "created", seats=seats)
+    send(s, game, host, "created", seats=seats, starts_thread=True)
 
 
 def notice(s, game: GameRow, seat: SeatRow, message: str | Callable[[], str]) -> None:

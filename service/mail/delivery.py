@@ -15,6 +15,12 @@
   being sent, releases the rest of the batch untouched and ends the sweep.
 * Mails to one address go out in the order they were queued: a row is only due when no older row to
   the same address is still unsent (a turn mail in backoff also holds back the follow-up).
+* A held turn mail (`hold_decision` set: it asks a seat for a decision that seat was looking at on
+  the board when it was queued, issue 15.2) is due at its `send_after` like any row, but is asked
+  about first: `still_owed(session, game id, seat, decision id)` (injected by `create_app`; this
+  package never imports play) says whether the seat still owes that decision; if not, the row is
+  dropped (`sent_at` set, `transport` "dropped", never sent), once, by the claim's owner. A held
+  row never holds back later mails to the same address.
 * An intent is rendered right after it is claimed; its bodies are stored with the outcome (sent, or
   backed off), so a retry sends the same text and the dev mailbox shows what went out.
 
@@ -38,6 +44,7 @@ from __future__ import annotations
 import logging
 import secrets
 import threading
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from sqlalchemy import Update, and_, bindparam, exists, or_, select, text, update
@@ -49,6 +56,10 @@ from service.mail.transport import Transport, TransportUnavailable, describe_err
 from service.store.outbox_models import OutboxMail, naive_utc, utcnow
 
 log = logging.getLogger(__name__)
+
+StillOwed = Callable[[Session, str, int, str], bool]
+"""(session, game id, seat, decision id) -> does that seat still owe that decision (a held mail)."""
+STILL_OWED_KEY = "outbox_still_owed"  # where `create_app` puts the play layer's answer
 
 BACKOFF_BASE = timedelta(seconds=30)
 BACKOFF_CAP = timedelta(hours=1)
@@ -72,7 +83,8 @@ def _older_unsent(extra):
     """EXISTS an older unsent row to the same address (matching `extra` conditions)."""
     older = aliased(_TABLE)
     return exists().where(
-        and_(older.c.to_addr == _T.to_addr, older.c.sent_at.is_(None), older.c.id < _T.id, *extra(older.c))
+        and_(older.c.to_addr == _T.to_addr, older.c.sent_at.is_(None), older.c.id < _T.id,
+             older.c.hold_decision.is_(None), *extra(older.c))  # a held mail holds nothing back
     )
 
 
@@ -142,6 +154,9 @@ _MARK_FAILED = _update(_T.id == bindparam("b_id"), *_MINE).values(
     claimed_until=None,
     claimed_by=None,
 )
+_MARK_DROPPED = _update(_T.id == bindparam("b_id"), *_MINE).values(
+    sent_at=_NOW, transport="dropped", claimed_until=None, claimed_by=None, last_error=None
+)
 _MARK_SENT_RENDERED, _MARK_FAILED_RENDERED = _with_bodies(_MARK_SENT), _with_bodies(_MARK_FAILED)
 _NO_WAL_WAIT = text("SET LOCAL synchronous_commit TO OFF")
 _RELEASE = _update(_T.id.in_(_IDS), *_MINE).values(claimed_until=None, claimed_by=None)
@@ -194,12 +209,22 @@ def _mark_sent(session: Session, row_id: int, transport_name: str, now: datetime
 def _mark_failed(
     session: Session, row: OutboxMail, token: str, error: str, now: datetime, bodies: dict | None = None
 ) -> datetime:
+    session.rollback()  # (a failed read of `still_owed` leaves nothing to keep; a send wrote nothing)
     retry_at = now + backoff_delay((row.attempts or 0) + 1)
     statement = _MARK_FAILED_RENDERED if bodies else _MARK_FAILED
     params = {"b_id": row.id, "b_token": token, "b_error": error, "b_retry": retry_at, **(bodies or {})}
     session.execute(statement, params)
     session.commit()
     return retry_at
+
+
+def resolve_still_owed(still_owed: StillOwed | None) -> StillOwed | None:
+    """The hook to use: the one given, else the active Flask app's (`create_app` sets it)."""
+    if still_owed is not None:
+        return still_owed
+    from flask import current_app, has_app_context
+
+    return current_app.extensions.get(STILL_OWED_KEY) if has_app_context() else None
 
 
 def _release(session: Session, ids: list[int], token: str) -> None:
@@ -218,6 +243,7 @@ def deliver_due(
     lease: timedelta = LEASE,
     renderer: Renderer | None = None,
     stop: threading.Event | None = None,
+    still_owed: StillOwed | None = None,
 ) -> int:
     """Send up to `limit` due rows, oldest first; returns how many were sent.
 
@@ -233,10 +259,14 @@ def deliver_due(
     `stop` (the background sender's): once set, the message being sent is finished and marked, the
     rest of the batch is released at once for the next sender, and the sweep ends (issue 20.8: a
     stopping process leaves no claims behind to wait out their lease).
+
+    `still_owed` (default: the active app's): asked about a held turn mail before it goes; without
+    it a held mail is sent when due.
     """
     sweep = _Sweep(
         transport, resolve_renderer(renderer), naive_utc(now) if now is not None else None, lease, stop
     )
+    sweep.still_owed = resolve_still_owed(still_owed)
     try:
         with session_factory(session_factory_or_engine)() as session:
             sent = sweep.run(session, limit, batch_size)
@@ -271,6 +301,7 @@ class _Sweep:
         self.stop = stop
         self.token = secrets.token_hex(16)
         self.sent = 0
+        self.still_owed: StillOwed | None = None
 
     def clock(self) -> datetime:
         return self.fixed_now or utcnow()
@@ -318,10 +349,17 @@ class _Sweep:
         return True
 
     def _send(self, session: Session, row: OutboxMail) -> str:
-        """Render (for an intent), send and mark one claimed row: "sent", "failed" (backed off) or
-        "unavailable" (backed off; no mail can go now)."""
+        """Render (for an intent), send and mark one claimed row: "sent", "failed" (backed off),
+        "unavailable" (backed off; no mail can go now) or "dropped" (a held mail no longer owed)."""
         bodies: dict = {}
         try:
+            if row.hold_decision is not None and self.still_owed is not None and row.hold_game is not None:
+                owed = self.still_owed(session, row.hold_game, row.seat, row.hold_decision)
+                session.commit()  # (the question's read)
+                if not owed:
+                    session.execute(_MARK_DROPPED, {"b_id": row.id, "b_token": self.token, "b_now": self.clock()})
+                    session.commit()
+                    return "dropped"
             if row.text_body is None:  # stored with the outcome below
                 row.text_body, row.html_body = render_bodies(row.template, row.context, self.renderer)
                 bodies = {"b_text": row.text_body, "b_html": row.html_body}

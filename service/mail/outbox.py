@@ -71,6 +71,9 @@ def mail_values(
     reply_to: str | None = None,
     now: datetime | None = None,
     config: MailConfig | None = None,
+    hold_until: datetime | None = None,
+    hold_for: tuple[str, str] | None = None,
+    starts_thread: bool = False,
 ) -> dict:
     """The column values of one outbox row (headers cleaned, Message-ID fixed now).
 
@@ -81,6 +84,12 @@ def mail_values(
     mail of that game and seat threads together (keep the subject fixed too, for Gmail).
     unsubscribe_url: RFC 8058 one-click URL (must act on POST only).
     reply_to: e.g. the seat's secret reply address.
+    hold_until, hold_for: a held turn mail (issue 15.2): due at `hold_until` (naive UTC or aware),
+    and sent then only if `seat` still owes the decision `hold_for` = (game id, decision id); else
+    delivery drops it.
+    starts_thread: this mail is the thread's first (a game's invitation, or the host's "set up"
+    mail): its Message-ID is the root the later mails point to, so the thread has a real parent.
+    Only once per thread key (Message-IDs are unique).
     """
     if (text is None) == (template is None):
         raise ValueError("a mail has either its text or a template to render it from")
@@ -89,7 +98,9 @@ def mail_values(
     now = naive_utc(now)
 
     headers: dict[str, str] = {}
-    if thread_key:
+    if thread_key and starts_thread:
+        message_id = thread_root_id(thread_key, domain)
+    elif thread_key:
         root = thread_root_id(thread_key, domain)
         headers["In-Reply-To"] = root
         headers["References"] = root
@@ -110,10 +121,12 @@ def mail_values(
         "template": template,
         "context": context,
         "headers": headers,
-        "message_id": new_message_id(domain),
+        "message_id": message_id if thread_key and starts_thread else new_message_id(domain),
         "created_at": now,
-        "send_after": now,
+        "send_after": naive_utc(hold_until) if hold_until is not None else now,
         "attempts": 0,
+        "hold_game": hold_for[0] if hold_for else None,
+        "hold_decision": hold_for[1] if hold_for else None,
     }
 
 

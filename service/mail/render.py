@@ -4,7 +4,9 @@ row. No database here: the app's templates (templates/mail/, through Flask's `re
 the same Jinja environment and macros as the pages) and translations only.
 
 A mail's language is the app's locale in the sender's app context (Flask-Babel's `get_locale`);
-the move links, the group titles and the clock's sentences are written at render time in it."""
+the move links, the group titles and the clock's sentences are written at render time in it.
+A mail that asks for a decision gets the "Play the whole turn by replying" box: examples written
+for the seat's own board (`render.reply_examples`), then the two lines of command help."""
 
 from __future__ import annotations
 
@@ -60,15 +62,18 @@ def _render(template: str, ctx: dict) -> tuple[str, str]:
     if ctx.pop("links", False):
         view = ctx["view"]
         groups = render.move_groups(view)
+        bound = view.get("decision") or view["version"]  # (a view queued before decision ids: its version)
         for g in groups:
             for opt in g["options"]:
-                opt["url"] = base + render.move_path(token, opt["slug"], view["version"])
+                opt["url"] = base + render.move_path(token, opt["slug"], bound)
         ctx["groups"] = groups
     else:
         ctx.setdefault("groups", [])
     if "clock" in ctx:
         ctx.update(clock_lines(ctx.pop("clock")))
-    ctx.update(base_url=base, reply_help=command_help() if ctx.pop("asks", False) else None)
+    asks = ctx.pop("asks", False)
+    ctx.update(base_url=base, reply_help=command_help() if asks else None,
+               reply_box=render.reply_examples(ctx.get("view")) if asks else [])
     if token is not None:
         ctx.update(token=token, seat_url=base + render.seat_path(token), prefs_url=f"{base}/s/{token}/prefs")
     return render_template(f"mail/{template}.txt", **ctx), render_template(f"mail/{template}.html", **ctx)

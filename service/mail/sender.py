@@ -18,7 +18,7 @@ from sqlalchemy import create_engine
 from sqlalchemy.engine import Engine
 
 from service.mail.config import configure
-from service.mail.delivery import deliver_due
+from service.mail.delivery import STILL_OWED_KEY, StillOwed, deliver_due
 from service.mail.message import Renderer
 from service.mail.outbox import SessionSource
 from service.mail.transport import DevTransport, SmtpTransport, Transport
@@ -37,10 +37,12 @@ class BackgroundSender:
         interval: float = 3.0,
         error_interval_cap: float = 300.0,
         renderer: Renderer | None = None,
+        still_owed: StillOwed | None = None,
     ):
         self.source = source
         self.transport = transport
         self.renderer = renderer
+        self.still_owed = still_owed  # held turn mails: is the decision still owed (delivery)
         self.interval = interval
         self.error_interval_cap = error_interval_cap
         self._stop = threading.Event()
@@ -71,7 +73,8 @@ class BackgroundSender:
         delay = self.interval
         while not self._stop.is_set():
             try:
-                deliver_due(self.source, self.transport, renderer=self.renderer, stop=self._stop)
+                deliver_due(self.source, self.transport, renderer=self.renderer, stop=self._stop,
+                            still_owed=self.still_owed)
                 delay = self.interval
             except Exception as exc:  # DB down, etc.: log the class only (messages may hold data)
                 delay = min(self.error_interval_cap, max(delay * 2, self.interval))
@@ -132,6 +135,7 @@ def start_background_sender(
         transport,
         interval=interval,
         renderer=app.extensions.get("outbox_renderer"),
+        still_owed=app.extensions.get(STILL_OWED_KEY),
     )
     app.extensions[_EXT_KEY] = sender
     return sender.start()

@@ -18,10 +18,12 @@ from datetime import datetime
 from functools import lru_cache
 
 from flask_babel import gettext as _
+from sqlalchemy import event
 from sqlmodel import Session
 
 import engine
 from service.clock import core as clock
+from service.clock import scheduler
 from service.clock.core import ClockSettings
 from service.clock.entries import clock_entry, others_entries, rules_of, viewer_zone
 from service.play.lookups import seats_of
@@ -72,9 +74,26 @@ def dealt(s: Session, game: GameRow, seats: list[SeatRow], g: engine.Game, now: 
             continue
         pref = r.mail_pref if r.mail_pref in clock.MAIL_PREFS else "every"
         tz = getattr(r, "tz", None) or host_tz or "UTC"
-        clock.set_seat_settings(s, game.id, r.seat, now=now, address=r.email,
-                                tz=tz if clock.valid_zone(tz) else "UTC", mail_pref=pref)
-    clock.schedule_decisions(s, game.id, g.pending(), g.version, now, settings_for(game))
+        clock.set_seat_settings(s, game.id, r.seat, now=now, address=None if r.computer else r.email,
+                                tz=tz if clock.valid_zone(tz) else "UTC", mail_pref="off" if r.computer else pref,
+                                computer=bool(r.computer))
+    rows = clock.schedule_decisions(s, game.id, g.pending(), g.version, now, settings_for(game))
+    if any(r.computer and r.seat in {row.seat for row in rows} for r in seats):
+        wake_clock_after_commit(s)
+
+
+def wake_clock_after_commit(s: Session) -> None:
+    """A computer seat owes a decision now (issue 18): once this transaction commits, this process's
+    clock (if it runs one) sweeps at once instead of at its next interval. The sweep plays the
+    decision in its own transaction, never in the request that made the move before."""
+    if not s.info.get("wake_clock"):
+        s.info["wake_clock"] = True
+        event.listen(s, "after_commit", _wake_now, once=True)
+
+
+def _wake_now(s: Session) -> None:
+    s.info.pop("wake_clock", None)
+    scheduler.wake_in_process()
 
 
 def moved(s: Session, game: GameRow, new: engine.Game, seat: int, now: datetime | None = None) -> dict[int, dict] | None:
@@ -94,6 +113,8 @@ def moved(s: Session, game: GameRow, new: engine.Game, seat: int, now: datetime 
         open_rows = None  # bot play ended: the seat's rows changed, read them again
     rows = clock.schedule_decisions(s, game.id, new.pending(), new.version, now, settings_for(game),
                                     acted_seats=(seat,), clocks=clocks, open_rows=open_rows)
+    if any(r.id is None and clocks.get(r.seat) is not None and clocks[r.seat].computer for r in rows):
+        wake_clock_after_commit(s)  # a computer seat owes a new decision
     return clock.board_status(s, game.id, now, clocks=clocks, open_rows=rows)
 
 
@@ -153,10 +174,14 @@ def board_clock(s: Session | None, game: GameRow, seat: SeatRow | None, now: dat
         return out
     out["deadline_text"] = deadline_text(s, game, seat, status=status)
     sc = clock.seat_clock(s, game.id, seat.seat)
-    left_days = int(clock.vacation_left(sc, now).total_seconds() // 86400)
     away = sc.vacation_until if sc is not None and sc.vacation_until and sc.vacation_until > now else None
+    total = clock.MAX_VACATION.total_seconds()
+    booked = sc.vacation_used_s if sc is not None else 0  # the current vacation counts whole
     out["vacation"] = {"until": local_text(away, viewer_zone(status, seat)) if away else None,
-                       "left_days": left_days}
+                       # what is left of the game's 14 days, and the most a vacation from now may last
+                       # (a new one replaces the current one and gives back its unused part)
+                       "left": int(max(0, total - booked) // 86400), "of": int(total // 86400),
+                       "left_days": int(clock.vacation_left(sc, now).total_seconds() // 86400)}
     if seat.is_host and game.timeout_policy == "wait":
         out["play_now"] = [{"seat": r.seat, "name": r.name} for r in seats
                            if r.seat is not None and r.seat != seat.seat and status.get(r.seat, {}).get("deadlines")]

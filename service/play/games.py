@@ -16,6 +16,7 @@ from service.clock import core as clock
 from service.i18n import speaking
 from service.mail import compose as mails
 from service.play import clock_service, notify, talk
+from service.play.computer import LEVELS, computer_name
 from service.play.errors import Conflict, Forbidden, Invalid, NotFound
 from service.play.lookups import seat_by_token, seats_of
 from service.play.refusals import say
@@ -44,19 +45,45 @@ class Created:
     tokens: dict[int, str] = field(default_factory=dict)  # position -> token
 
 
-def create_game(s: Session, *, host_name: str, host_email: str, players: list[tuple[str, str]],
+Invitee = tuple[str, str] | tuple[str, str, str | None]
+"""(name, email) of a person, or (name, email, level): level None for a person, else the computer
+plays the seat at that level (easy | normal | strong; its email is ignored, its name may be empty)."""
+
+
+def _everyone(host_name: str, host_email: str, players: list[Invitee]) -> list[tuple[str, str, str | None]]:
+    """(name, email, computer level or None) of every seat, host first; computer seats named."""
+    everyone = [(host_name.strip(), host_email.strip(), None)]
+    for p in players:
+        name, email, level = (p[0], p[1], p[2] if len(p) > 2 else None)
+        if level is not None and level not in LEVELS:
+            raise Invalid(_("Unknown computer level."))
+        everyone.append(((name or "").strip(), "" if level else (email or "").strip(), level))
+    if not MIN_PLAYERS <= len(everyone) <= MAX_PLAYERS:
+        raise Invalid(_("A game needs 2 to 8 players."))
+    taken = {n.casefold() for n, _e, level in everyone if level is None}
+    named = []
+    for name, email, level in everyone:
+        if level is not None:
+            name = computer_name(name, level, taken)
+            taken.add(name.casefold())
+        named.append((name, email, level))
+    return named
+
+
+def create_game(s: Session, *, host_name: str, host_email: str, players: list[Invitee],
                 variant: str = "classic", options: dict | None = None, decision_hours: int = 48,
                 setup: dict | None = None, rematch_of: str | None = None, host_tz: str | None = None,
                 reminder_hours: list | None = None, timeout_policy: str = "bot", host_lang: str = "en",
                 langs: list[str] | None = None) -> Created:
-    """`langs`: each other player's language (issue 17; default: the host's), in `players`' order."""
-    everyone = [(host_name.strip(), host_email.strip())] + [(n.strip(), e.strip()) for n, e in players]
-    if not MIN_PLAYERS <= len(everyone) <= MAX_PLAYERS:
-        raise Invalid(_("A game needs 2 to 8 players."))
-    emails = [e.lower() for _n, e in everyone]
+    """A new game: the host and the invitees (`Invitee`: a person's name and email, or a computer
+    seat's level). Invitations go out to the persons; computer seats are accepted at once, so a
+    game of the host against computers is dealt right away. `langs`: each invitee's language
+    (issue 17; default: the host's), in `players`' order."""
+    everyone = _everyone(host_name, host_email, players)
+    emails = [e.lower() for _n, e, level in everyone if level is None]
     if len(set(emails)) != len(emails):
         raise Invalid(_("Every player needs a different email address."))
-    names = [n for n, _e in everyone]
+    names = [n for n, _e, _level in everyone]
     if len({n.casefold() for n in names}) != len(names):
         raise Invalid(_("Every player needs a different name."))
     try:  # validate variant and options with the engine itself (the game is dealt later)
@@ -79,31 +106,33 @@ def create_game(s: Session, *, host_name: str, host_email: str, players: list[tu
     seat_rows = []
     languages = [i18n.known(host_lang)] + [i18n.known(lang) for lang in (langs or [])]
     languages += [languages[0]] * (len(everyone) - len(languages))
-    for pos, (name, email) in enumerate(everyone):
+    for pos, (name, email, level) in enumerate(everyone):
         salt = tokens.new_salt()
         token = tokens.seat_token(salt)
         row = SeatRow(game_id=game.id, position=pos, name=name, email=email, is_host=pos == 0,
-                      status="accepted" if pos == 0 else "invited", token_salt=salt,
+                      status="accepted" if pos == 0 or level else "invited", token_salt=salt,
                       token_hash=tokens.hash_token(token), tz=host_tz if pos == 0 else None,
-                      lang=languages[pos])
+                      computer=level, mail_pref="off" if level else "every", lang=languages[pos])
         s.add(row)
         seat_rows.append(row)
         created.tokens[pos] = token
     s.flush()
     host = seat_rows[0]
+    previous = s.get(GameRow, rematch_of) if rematch_of else None
     for row in seat_rows[1:]:
-        mails.invitation(s, game, row, host, seat_rows)
+        if not row.computer:
+            mails.invitation(s, game, row, host, seat_rows, rematch_of=previous)
     mails.host_created(s, game, host, seat_rows)
+    if all(r.status == "accepted" for r in seat_rows):  # nobody to wait for: only computers were invited
+        deal(s, game, seat_rows)
     return created
 
 
 def _check_deal(s: Session, game: GameRow, seats: list[SeatRow]) -> None:
     live = [r for r in seats if r.status != "declined"]
     if len(live) < MIN_PLAYERS:
-        game.status = "cancelled"
-        game.updated_at = utcnow()
-        for r in live:
-            mails.notice(s, game, r, lambda: _("The game is cancelled: not enough players accepted."))
+        # the host may still let the computer play a declined seat (issue 18), or cancel: the game
+        # waits for that choice (the host's notice of the decline says so)
         return
     if all(r.status == "accepted" for r in live):
         deal(s, game, seats)
@@ -162,10 +191,44 @@ def decline(s: Session, token: str) -> tuple[SeatRow, GameRow]:
         raise Conflict(_("You already accepted this invitation; the host can cancel the game."))
     seat.status = "declined"
     seats = seats_of(s, game.id)
+    # the title (every mail's subject) names the players who may still play
+    game.title = game_title([r.name for r in seats if r.status != "declined"])
     host = next(r for r in seats if r.is_host)
-    mails.notice(s, game, host, lambda: _("%(name)s declined the invitation.", name=seat.name))
     _check_deal(s, game, seats)
+    if game.status == "inviting":
+        mails.notice(s, game, host, lambda: _(
+            "%(name)s declined the invitation. On your game's page you can let the computer play this "
+            "seat, or cancel the game.", name=seat.name))
+    else:
+        mails.notice(s, game, host, lambda: _("%(name)s declined the invitation.", name=seat.name))
     return seat, game
+
+
+def computer_takes_seat(s: Session, token: str, position: int, level: str) -> SeatRow:
+    """The host lets the computer play a seat that declined (before the deal): the seat becomes a
+    computer seat of `level`, accepted, with a new name and a new token (the person's links no
+    longer reach it) and no address. The game is dealt when everybody else has accepted."""
+    seat, game = seat_by_token(s, token, lock=True)
+    if not seat.is_host:
+        raise Forbidden(_("Only the host can let the computer play a seat."))
+    if game.status != "inviting":
+        raise Conflict(_("This game is no longer waiting for answers."))
+    if level not in LEVELS:
+        raise Invalid(_("Unknown computer level."))
+    seats = seats_of(s, game.id)
+    target = next((r for r in seats if r.position == position), None)
+    if target is None or target.is_host:
+        raise NotFound(_("There is no such seat in this game."))
+    if target.status != "declined":
+        raise Conflict(_("Only a seat whose player declined can be played by the computer."))
+    taken = {r.name.casefold() for r in seats if r.id != target.id}
+    target.name = computer_name("", level, taken)
+    target.computer, target.status, target.email, target.mail_pref = level, "accepted", "", "off"
+    target.token_salt = tokens.new_salt()
+    target.token_hash = tokens.hash_token(tokens.seat_token(target.token_salt))
+    game.title = game_title([r.name for r in seats if r.status != "declined"])
+    _check_deal(s, game, seats)
+    return target
 
 
 def cancel(s: Session, token: str) -> GameRow:
@@ -195,6 +258,15 @@ def export_record(s: Session, game_id: str) -> dict:
     return record
 
 
+def rematch_of_title(s: Session, game: GameRow) -> str | None:
+    """The title of the game `game` is a rematch of (None if it is none), in the current language:
+    invitations say so."""
+    previous = s.get(GameRow, game.rematch_of) if game.rematch_of else None
+    if previous is None:
+        return None
+    return i18n.game_title([r.name for r in seats_of(s, previous.id) if r.status != "declined"])
+
+
 def rematch(s: Session, token: str) -> tuple[GameRow, str, bool]:
     """New game, same players, options and time zones, the asker is host; once per finished game.
     Returns the rematch, the asker's token in it, and whether it had been started already: then
@@ -209,17 +281,19 @@ def rematch(s: Session, token: str) -> tuple[GameRow, str, bool]:
         if mine is None:
             raise Conflict(_("A rematch was already started."))
         mine_token = tokens.seat_token(mine.token_salt)
+        if mine.status == "declined":
+            raise Conflict(_("You declined the rematch."))
         if mine.status == "invited":
             accept(s, mine_token, tz=mine.tz or seat.tz)
         return s.get(GameRow, game.rematch_id), mine_token, True
-    others = [(r.name, r.email) for r in seats if r.id != seat.id]
+    others = [(r.name, r.email, r.computer) for r in seats if r.id != seat.id]
     created = create_game(s, host_name=seat.name, host_email=seat.email, players=others,
                           variant=game.variant, options=game.options, decision_hours=game.decision_hours,
                           rematch_of=game.id, host_tz=seat.tz, reminder_hours=game.reminder_hours,
                           timeout_policy=game.timeout_policy, host_lang=seat.lang,
                           langs=[r.lang for r in seats if r.id != seat.id])
-    zones = {r.email.lower(): r.tz for r in seats if r.tz}
-    langs = {r.email.lower(): r.lang for r in seats}
+    zones = {r.email.lower(): r.tz for r in seats if r.tz and not r.computer}
+    langs = {r.email.lower(): r.lang for r in seats if not r.computer}
     for r in seats_of(s, created.game.id):  # everybody keeps their time zone and language
         r.tz = zones.get(r.email.lower(), r.tz)
         r.lang = langs.get(r.email.lower(), r.lang)

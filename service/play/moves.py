@@ -1,7 +1,8 @@
 """The one move path. A link move (`play`), a whole-turn plan from the board or a reply mail
 (`play_plan_for`), a timeout and the host's "play now" (both through `play`, see `play.timeouts`)
-all go through `decide`: it checks the link's version (the seat has not moved since), applies the
-engine to the saved state, and writes, in the caller's one transaction,
+all go through `decide`: it checks the link's decision (the seat still owes the decision the link
+was sent for, `engine.Game.decision_id`; a plan or an old link: the seat has not moved since its
+version), applies the engine to the saved state, and writes, in the caller's one transaction,
 
 1. the game row: `UPDATE game SET state, version, status ... WHERE id = :id AND version = :before`
    (an ORM-enabled UPDATE; rowcount 0 = somebody moved first: `Conflict`, nothing is written, and
@@ -63,12 +64,28 @@ def parse_slug(slug: str, game: engine.Game | None = None) -> list[str]:
         raise NotFound(_("This move link is not valid.")) from exc
 
 
-def stale_reason(s: Session, game: GameRow, seat: SeatRow, moves: list[str], expected_version: int,
-                 *, check_legal: bool = True) -> str | None:
-    """Why a move link (made at `expected_version`) can no longer be used, or None if it can.
+def parse_decision(decision: str | None) -> tuple[int, str, int] | None:
+    """A link's decision id (`engine.Game.decision_id`: `<round>.<kind>.<since>`) as (round, kind,
+    since), or None when it is not one."""
+    parts = (decision or "").split(".")
+    if len(decision or "") > 64 or len(parts) != 3 or not (decision or "").isascii():
+        return None
+    rnd, kind, since = parts
+    if not (rnd.isdigit() and since.isdigit() and kind.replace("_", "").isalpha()):
+        return None
+    return int(rnd), kind, int(since)
 
-    A link stays good while its seat has not moved since it was made: in the opening every seat
-    decides at once, and another seat's reveal must not spoil this seat's links."""
+
+def stale_reason(s: Session, game: GameRow, seat: SeatRow, moves: list[str], expected_version: int | None = None,
+                 *, decision: str | None = None, check_legal: bool = True,
+                 g: engine.Game | None = None) -> str | None:
+    """Why a move link can no longer be used, or None if it can.
+
+    A link names the decision it was sent for (`decision`, issue 15.1): it stays good while its
+    seat still owes that decision and the move is legal, so the second opening reveal from the same
+    mail works and another seat's move spoils nothing. A link mailed before decision ids, a reply
+    address and the board's plan form name a version instead (`expected_version`): good while the
+    seat has not moved since, or still owes the decision it owed then (the opening's reveals)."""
     if game.status == "inviting":
         return _("The game has not started yet.")
     if game.status == "cancelled":
@@ -77,44 +94,85 @@ def stale_reason(s: Session, game: GameRow, seat: SeatRow, moves: list[str], exp
         return _("The game is over.")
     if seat.seat is None:
         return _("You are not playing in this game.")
-    if expected_version > game.version or expected_version < 0:
+    if decision is not None:
+        return _decision_reason(s, game, seat, moves, decision, check_legal, g)
+    if expected_version is None or expected_version > game.version or expected_version < 0:
         return _("This move link is not valid.")
     played = _decision_played_since(s, game, seat, expected_version)
     if played:
-        return _("You already played “%(move)s” here; this link is used up.", move=" + ".join(played))
-    if check_legal:
-        g = load_engine_game(game)
-        try:
-            first = g.parse_move(moves[0])
-        except ValueError:
-            return _("This move link is not valid.")
-        if first not in g.legal_moves(seat.seat):
-            pending = g.pending()
-            if not pending:
-                return _("The game is over.")
-            waiting = sorted({p.seat for p in pending})
-            names = ", ".join(g.names[i] for i in waiting)
-            if seat.seat not in waiting:
-                return _("It is not your move: waiting for %(names)s.", names=names)
-            return _("“%(move)s” is not possible now.", move=" + ".join(moves))
-    return None
+        # the same rule as a decision's link: still good while the seat owes the decision it owed at
+        # that version (a reply to the opening mail after one reveal; a decision that began by then)
+        g = g if g is not None else load_engine_game(game)
+        since = parse_decision(g.decision_id(seat.seat))
+        if since is None or since[2] > expected_version:
+            return _used_up(played)
+    return _legal_reason(g or load_engine_game(game), seat, moves) if check_legal else None
 
 
-def _decision_played_since(s: Session, game: GameRow, seat: SeatRow, version: int) -> list[str]:
-    """The moves of the seat's first decision since `version` (e.g. `take`, `swap B2`), or []. A
-    decision's events are stored on its last move row, so the decision ends at the first row that
-    has them."""
+def _used_up(played: list[str]) -> str:
+    return _("You already played “%(move)s” here; this link is used up.", move=" + ".join(played))
+
+
+def _decision_reason(s: Session, game: GameRow, seat: SeatRow, moves: list[str], decision: str,
+                     check_legal: bool, g: engine.Game | None) -> str | None:
+    parsed = parse_decision(decision)
+    if parsed is None or parsed[2] > game.version:
+        return _("This move link is not valid.")
+    _round, kind, since = parsed
+    g = g if g is not None else load_engine_game(game)
+    decisions = 2 if kind == "reveal" else 1  # the opening's two reveals are one decision (C4)
+    if g.decision_id(seat.seat) != decision:  # made (or never this seat's): used up, or why not
+        played = _decision_played_since(s, game, seat, since, decisions=decisions)
+        if played:
+            return _used_up(played)
+        return _legal_reason(g, seat, moves) or _(
+            "This link was sent for a decision that is no longer open. Here is your board.")
+    reason = _legal_reason(g, seat, moves) if check_legal else None
+    if reason:  # e.g. the same reveal link twice: say it was played
+        played = _decision_played_since(s, game, seat, since, decisions=decisions)
+        if moves and moves[0] in played:
+            return _used_up([moves[0]])
+    return reason
+
+
+def _legal_reason(g: engine.Game, seat: SeatRow, moves: list[str]) -> str | None:
+    """Why `moves` cannot be played by `seat` now (not its move, or not legal), or None."""
+    if not moves:
+        return None
+    try:
+        first = g.parse_move(moves[0])
+    except ValueError:
+        return _("This move link is not valid.")
+    if first in g.legal_moves(seat.seat):
+        return None
+    pending = g.pending()
+    if not pending:
+        return _("The game is over.")
+    waiting = sorted({p.seat for p in pending})
+    names = ", ".join(g.names[i] for i in waiting)
+    if seat.seat not in waiting:
+        return _("It is not your move: waiting for %(names)s.", names=names)
+    return _("“%(move)s” is not possible now.", move=" + ".join(moves))
+
+
+def _decision_played_since(s: Session, game: GameRow, seat: SeatRow, version: int, *,
+                           decisions: int = 1) -> list[str]:
+    """The moves of the seat's first `decisions` decisions since `version` (e.g. `take`, `swap B2`),
+    or []. A decision's events are stored on its last move row, so a decision ends at the first row
+    that has them."""
     if version >= game.version:
         return []  # nothing was played since
     rows = s.exec(select(MoveRow.move, MoveRow.events).where(
         MoveRow.game_id == game.id, MoveRow.seat == seat.seat, MoveRow.version_before >= version)
-        .order_by(MoveRow.number).limit(4)).all()
-    decision = []
+        .order_by(MoveRow.number).limit(4 * decisions)).all()
+    played = []
     for move, events in rows:
-        decision.append(move)
+        played.append(move)
         if events is not None:
-            break
-    return decision
+            decisions -= 1
+            if decisions == 0:
+                break
+    return played
 
 
 def apply_moves(g: engine.Game, seat: int, moves: list[str]) -> list[dict]:
@@ -130,26 +188,31 @@ Decision = Callable[[engine.Game], tuple[list[str], list[dict]]]
 the use case's error when the engine refuses (nothing is written then)."""
 
 
-def decide(s: Session, game: GameRow, seat: SeatRow, expected_version: int, apply: Decision, *,
-           g: engine.Game | None = None) -> tuple[list[str], list[dict]]:
-    """THE move path (see the module docstring): check that `seat` may still act on a link or mail
-    made at `expected_version`, apply its decision to the saved state, and write the game row
-    (conditional on the version), the move rows, the deadlines and the mails in `s`'s transaction.
-    `g`: the engine game when the caller loaded it from `game` already. Raises Conflict (with
-    `stale=True`) when the link is used up or somebody moved at the same moment."""
-    reason = stale_reason(s, game, seat, [], expected_version, check_legal=False)
+def decide(s: Session, game: GameRow, seat: SeatRow, expected_version: int | None, apply: Decision, *,
+           g: engine.Game | None = None, decision: str | None = None,
+           via: str = "web") -> tuple[list[str], list[dict]]:
+    """THE move path (see the module docstring): check that `seat` may still act on a link made for
+    `decision` (or a mail made at `expected_version`), apply its decision to the saved state, and
+    write the game row (conditional on the loaded version), the move rows, the deadlines and the
+    mails in `s`'s transaction. `g`: the engine game when the caller loaded it from `game` already.
+    `via`: where the mover decided ("web": on a page, so the mail for a decision it owes right after
+    is held back, issue 15.2; "reply": its answer mail carries what it owes next). Raises Conflict
+    (with `stale=True`) when the link is used up, or (without) when somebody moved at the same
+    moment."""
+    g = g if g is not None else load_engine_game(game)
+    reason = stale_reason(s, game, seat, [], expected_version, decision=decision, check_legal=False, g=g)
     if reason:
         raise Conflict(reason, game=game, seat=seat, stale=True)
-    g = g if g is not None else load_engine_game(game)
     before = g.version
     if before != game.version:
         raise RuntimeError("stored version and engine version disagree")
     log0 = len(g.log)  # the event log as saved; this decision's events go on its move rows
-    pending_before = {p.seat for p in g.pending()}
+    owed_before = {p.seat: g.decision_id(p.seat) for p in g.pending()}
     moves, events = apply(g)
     _write(s, game, seat, before, g, moves, log0)
     status = clock_service.moved(s, game, g, seat.seat)
-    notify.after_move(s, game, seats_of(s, game.id), pending_before, g, seat.seat, events, clock_status=status)
+    notify.after_move(s, game, seats_of(s, game.id), owed_before, g, seat.seat, events, clock_status=status,
+                      via=via)
     return moves, events
 
 
@@ -172,19 +235,20 @@ def _write(s: Session, game: GameRow, seat: SeatRow, before: int, new: engine.Ga
         # decision (a double click), say so.
         s.expire(game)
         played = _decision_played_since(s, game, seat, before)
-        raise Conflict(_("You already played “%(move)s” here; this link is used up.", move=" + ".join(played))
-                       if played else _("Somebody else moved at the same moment. Here is the current board."),
-                       game=game, seat=seat, stale=bool(played))
+        raise Conflict(_used_up(played) if played else _("Somebody else moved at the same moment. Here is the current board."),
+                       game=game, seat=seat, stale=bool(played), race=not played)
     s.execute(insert(MoveRow), [
         {"game_id": game.id, "number": before + i, "seat": seat.seat, "move": m, "version_before": before + i - 1,
          "created_at": now, "events": history if i == len(moves) else None}
         for i, m in enumerate(moves, start=1)])
 
 
-def play(s: Session, token: str, slug: str, expected_version: int, *, form_game: str | None = None,
-         form_seat: int | None = None) -> Played:
-    """Apply one decision (one engine move, or `take` + `swap X`) exactly once. A form POST also
-    names the game and seat it was made for: they must match the token's."""
+def play(s: Session, token: str, slug: str, expected_version: int | None = None, *, decision: str | None = None,
+         form_game: str | None = None, form_seat: int | None = None, via: str = "web") -> Played:
+    """Apply one decision (one engine move, or `take` + `swap X`) exactly once: a link's, bound to
+    the decision it answers (`decision`), or one bound to a version (a timeout, a link of before
+    decision ids). A form POST also names the game and seat it was made for: they must match the
+    token's."""
     seat, game = seat_by_token(s, token)
     if form_game is not None and (form_game != game.id or form_seat != seat.seat):
         raise Invalid(_("This form does not belong to this game."))
@@ -205,11 +269,16 @@ def play(s: Session, token: str, slug: str, expected_version: int, *, form_game:
         except (engine.IllegalMove, engine.MoveParseError) as exc:
             raise Conflict(say(exc), game=game, seat=seat) from exc
 
-    _moves, events = decide(s, game, seat, expected_version, apply, g=g)
+    if decision is not None:  # the move itself must be legal for the decision (not only the decision open)
+        reason = stale_reason(s, game, seat, moves, decision=decision, g=g)
+        if reason:
+            raise Conflict(reason, game=game, seat=seat, stale=True)
+    _moves, events = decide(s, game, seat, expected_version, apply, g=g, decision=decision, via=via)
     return Played(game, seat, moves, events)
 
 
-def play_plan_for(s: Session, seat: SeatRow, game: GameRow, text: str, expected_version: int) -> PlanPlayed:
+def play_plan_for(s: Session, seat: SeatRow, game: GameRow, text: str, expected_version: int, *,
+                  via: str = "reply") -> PlanPlayed:
     """Apply a whole turn written as a plan (`draw: if 4 or less swap B2, else flip C3`) for a seat
     already identified (reply address or link token), exactly once. A plan is checked against what
     the seat could see when writing it: refused as a whole (nothing applied) only for what was
@@ -235,7 +304,7 @@ def play_plan_for(s: Session, seat: SeatRow, game: GameRow, text: str, expected_
         stops.append(steps.stopped)
         return [m.text() for m, _events in steps], [e for _m, evs in steps for e in evs]
 
-    moves, events = decide(s, game, seat, expected_version, apply)
+    moves, events = decide(s, game, seat, expected_version, apply, via=via)
     stop = stops[0]
     stopped = None if stop is None else _(
         "Your plan stopped before “%(move)s”: whether it may be played depends on the cards your moves "
@@ -258,7 +327,7 @@ def play_plan(s: Session, token: str, text: str, expected_version: int, *, form_
     seat, game = seat_by_token(s, token)
     if form_game is not None and (form_game != game.id or form_seat != seat.seat):
         raise Invalid(_("This form does not belong to this game."))
-    return play_plan_for(s, seat, game, text, expected_version)
+    return play_plan_for(s, seat, game, text, expected_version, via="web")
 
 
 def decision_at(s: Session, game: GameRow, seat: SeatRow, version: int) -> list[str]:

@@ -8,17 +8,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import timedelta
 
+from flask import current_app
 from flask_babel import gettext as _
 from sqlalchemy.orm import object_session
+from sqlmodel import select
 
 import engine
+from engine.view import with_text
 from service.clock.entries import clock_entry, others_entries, rules_of, viewer_zone
 from service.i18n import speaking
 from service.mail import compose
 from service.mail.compose import send
 from service.play import clock_service, lookups
 from service.render.events import with_texts
-from service.store.models import GameRow, SeatRow
+from service.store.models import GameRow, MoveRow, SeatRow, utcnow
 
 
 def in_language_of(seat: SeatRow, note: Callable[[], str] | str | None) -> str | None:
@@ -27,6 +30,7 @@ def in_language_of(seat: SeatRow, note: Callable[[], str] | str | None) -> str |
         return note
     with speaking(seat.lang):
         return note()
+
 
 def turn_context(game: GameRow, seat: SeatRow, view: dict, seats: list[SeatRow] | None = None,
                  clock_status: dict | None = None) -> dict:
@@ -62,14 +66,33 @@ def clock_context(game: GameRow, seat: SeatRow, seats: list[SeatRow] | None = No
 def decision_or_nothing(s, game: GameRow, seat: SeatRow, g: engine.Game, *, first: bool = False,
                         events: list[dict] | None = None, round_over: dict | None = None,
                         clock_note: str | None = None, seats: list[SeatRow] | None = None,
-                        clock_status: dict | None = None) -> None:
-    """The turn mail; none for `off`, and none for `digest` (the daily digest lists the game)."""
+                        clock_status: dict | None = None, hold: bool = False, reminder: bool = False) -> None:
+    """The turn mail; none for `off`, and none for `digest` (the daily digest lists the game).
+    `hold`: the player is looking at this decision on the board right now (they just moved there):
+    the mail waits MAIL_HOLD_MINUTES and goes only if the decision is still open then (issue 15.2;
+    `mail.delivery` asks `still_owed`). `reminder`: the clock's reminder of a decision still open
+    (its own subject)."""
     if seat.mail_pref in {"off", "digest"} or seat.seat is None:
         return
     view = engine.view(g, seat.seat, log=False)
     ctx = turn_context(game, seat, view, seats, clock_status)
+    minutes = float(current_app.config.get("MAIL_HOLD_MINUTES", 10) or 0) if hold else 0
+    held = {"hold_until": utcnow() + timedelta(minutes=minutes), "hold_for": (game.id, view["decision"])
+            } if minutes > 0 and view.get("decision") else {}
     send(s, game, seat, "turn", asks=True, events=events or [], round_over=round_over, first=first,
-          clock_note=clock_note, **ctx)
+          clock_note=clock_note, reminder=reminder, **held, **ctx)
+
+
+def still_owed(s, game_id: str, seat: int | None, decision: str) -> bool:
+    """Does `seat` of game `game_id` still owe `decision` (engine `Game.decision_id`)? The outbox's
+    question before it sends a held turn mail (`create_app` hands it to `mail.delivery`)."""
+    if seat is None:
+        return False
+    state, status = s.execute(select(GameRow.state, GameRow.status).where(GameRow.id == game_id)).first() or (
+        None, None)
+    if state is None or status != "active":
+        return False
+    return engine.Game.from_json(state).decision_id(seat) == decision
 
 
 def reply_answer(s, game: GameRow, seat: SeatRow, *, headline: str, details: list[str] | None = None,
@@ -86,40 +109,54 @@ def reply_answer(s, game: GameRow, seat: SeatRow, *, headline: str, details: lis
           events=events or [], legal=legal, error=error, **ctx)
 
 
-def after_move(s, game: GameRow, seats: list[SeatRow], pending_before: set[int], new: engine.Game,
-               mover: int, events: list[dict], clock_status: dict | None = None) -> None:
-    """Mail every seat that now owes a new decision; round-over and game-over mails to everybody.
-    When the clock played for `mover` (timeout), these mails say so, and the mover is told too.
-    `clock_status`: the board status `clock_service.moved` returned in this transaction."""
+def _round_record(view: dict) -> dict:
+    """The round that just ended, as its mails' `round_over` (its number and scores, public, C10):
+    without its final boards, which the mail's view already carries (`view["rounds"][-1]`)."""
+    return {k: v for k, v in view["rounds"][-1].items() if k != "boards"}
+
+
+def after_move(s, game: GameRow, seats: list[SeatRow], owed_before: dict[int, str | None], new: engine.Game,
+               mover: int, events: list[dict], clock_status: dict | None = None, *, via: str = "web") -> None:
+    """Mail every seat that now owes a new decision (`owed_before`: the decision ids owed before
+    the move, by seat; the opening's second reveal is no new decision); round-over and game-over
+    mails to everybody. When the clock played for `mover` (timeout), these mails say so, and the
+    mover is told too. `clock_status`: the board status `clock_service.moved` returned in this
+    transaction. The mover's own next decision (issue 15.2): moved on the board (`via` "web"), its
+    mail is held back (the board shows it); moved by a reply mail, the answer mail carries it."""
     playing = [r for r in seats if r.seat is not None and r.status == "accepted"]
     after = {p.seat for p in new.pending()}
     round_done = any(e.get("type") == "round_end" for e in events)
     clock_note = back_note = None
-    tell_mover = False
+    tell_mover = by_clock = False
     if clock_service.played_by_clock():
+        by_clock = True
         if not new.is_over and any(p.seat == mover and p.kind == "place_drawn" for p in new.pending()):
             return  # the computer drew for a late player and places the card at once (next step)
         clock_note, back_note, already = clock_service.timeout_notes(s, game, seats, mover)
         tell_mover = bool(back_note) or not already
         clock_status = None  # the timeout notes may have changed the clocks: read them again
     mailed = set()
+    shown = _since_own_move(s, game, new, events) if any(r.computer for r in seats) else lambda _seat: events
     if new.is_over:
         for r in playing:
             if r.mail_pref != "off":
-                send(s, game, r, "game_over", view=engine.view(new, r.seat, log=False), events=events,
+                send(s, game, r, "game_over", view=engine.view(new, r.seat, log=False), events=shown(r.seat),
                       clock_note=in_language_of(r, clock_note))
         return
     for r in playing:
-        owes_new = r.seat in after and (r.seat == mover or r.seat not in pending_before or round_done)
+        owes_new = r.seat in after and (round_done or new.decision_id(r.seat) != owed_before.get(r.seat))
+        on_page = r.seat == mover and not by_clock and not round_done
+        if owes_new and on_page and via == "reply":
+            continue  # the reply's answer mail shows the board and this decision's links
         if owes_new:
-            round_over = engine.view(new, r.seat, log=False)["rounds"][-1] if round_done else None
-            decision_or_nothing(s, game, r, new, events=events, round_over=round_over,
-                                clock_note=in_language_of(r, clock_note),
-                                seats=seats, clock_status=clock_status)
+            round_over = _round_record(engine.view(new, r.seat, log=False)) if round_done else None
+            decision_or_nothing(s, game, r, new, events=shown(r.seat), round_over=round_over,
+                                clock_note=in_language_of(r, clock_note), seats=seats,
+                                clock_status=clock_status, hold=on_page and via == "web")
             mailed.add(r.seat)
         elif round_done and r.mail_pref != "off":
             view = engine.view(new, r.seat, log=False)
-            send(s, game, r, "round_over", view=view, events=events, round_over=view["rounds"][-1],
+            send(s, game, r, "round_over", view=view, events=shown(r.seat), round_over=_round_record(view),
                   clock_note=in_language_of(r, clock_note))
             mailed.add(r.seat)
     if tell_mover and (mover not in mailed or back_note):
@@ -131,3 +168,26 @@ def after_move(s, game: GameRow, seats: list[SeatRow], pending_before: set[int],
             if back_note:
                 lines.append(in_language_of(me, back_note))
             compose.notice(s, game, me, "\n".join(lines))
+
+
+SINCE_OWN_MOVE_ROWS = 60  # decisions looked back at, at most
+
+
+def _since_own_move(s, game: GameRow, new: engine.Game, events: list[dict]) -> Callable[[int], list[dict]]:
+    """In a game with computer seats (issue 18) a person's mail shows every decision made since
+    their own last one (the computers play one after another, and each of their decisions mails
+    nobody): seat -> those public events, with their sentences, oldest first. This decision's move
+    rows are written already (`moves.decide`); `events` are its events as the mover's mails show them."""
+    rows = s.exec(select(MoveRow.seat, MoveRow.events).where(MoveRow.game_id == game.id,
+                                                             MoveRow.events.is_not(None))
+                  .order_by(MoveRow.number.desc()).limit(SINCE_OWN_MOVE_ROWS)).all()
+
+    def shown(seat: int) -> list[dict]:
+        out: list[list[dict]] = []
+        for i, (mover, evs) in enumerate(rows):
+            if mover == seat and i > 0:
+                break
+            out.append(events if i == 0 else [with_text(e, new.names) for e in evs or ()])
+        return [e for evs in reversed(out) for e in evs]
+
+    return shown

@@ -4,6 +4,8 @@ scheduler through `app.extensions["clock_handlers"]`, which `create_app` sets):
 * `on_timeout`: the greedy bot's decision for the late seat, through the one move path
   (`moves.play` with the seat's own token and the deadline's version: the usual checks apply);
   after a bot `draw` it also places the card;
+* `on_computer`: the decision a computer seat owes (issue 18, `play.computer`), through the one
+  move path too, without the timeout's notices;
 * `on_reminder`: the turn mail again, with the reminder on top (its links and Reply-To still play);
 * `on_digest`: one mail per address listing each waiting game (with each game's table talk since
   the seat's previous mail).
@@ -21,7 +23,7 @@ from service.clock import core as clock
 from service.i18n import game_title, speaking
 from service.mail import compose as mails
 from service.mail.talk import since_last_mail
-from service.play import moves, notify
+from service.play import computer, moves, notify
 from service.play.clock_service import playing_for_the_player
 from service.play.lookups import load_engine_game, seat_at, seats_of
 from service.render import board as render
@@ -82,6 +84,9 @@ class ServiceClockHandlers:
                 expected = game.version
         return True
 
+    def on_computer(self, s: Session, d: Deadline) -> bool:
+        return computer.play_owed_decision(s, d)
+
     def on_reminder(self, s: Session, d: Deadline) -> bool:
         game = s.get(GameRow, d.game_id)
         if game is None or game.status != "active" or game.state is None:
@@ -99,7 +104,7 @@ class ServiceClockHandlers:
                 msg = _("Reminder: please decide by %(when)s, or the computer will play this decision for you.",
                         when=local_text(d.deadline_at, tz))
         # the turn mail again, with the reminder on top: its move links and Reply-To still play
-        notify.decision_or_nothing(s, game, seat, load_engine_game(game), clock_note=msg)
+        notify.decision_or_nothing(s, game, seat, load_engine_game(game), clock_note=msg, reminder=True)
         return True
 
     def on_digest(self, s: Session, seat_clocks: list[SeatClock], now: datetime) -> None:

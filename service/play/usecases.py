@@ -21,6 +21,7 @@ from service.play.games import (
     Created,
     accept,
     cancel,
+    computer_takes_seat,
     create_game,
     deal,
     decline,
@@ -28,6 +29,7 @@ from service.play.games import (
     export_record,
     game_title,
     rematch,
+    rematch_of_title,
 )
 from service.play.lookups import deadline_of, full_game, load_engine_game, seat_by_token, seats_of, view_for
 from service.play.moves import (
@@ -54,9 +56,9 @@ from service.play.settings import (
 
 __all__ = [
     "MAX_PLAYERS", "MIN_PLAYERS", "Conflict", "Created", "Forbidden", "Invalid", "NotFound", "PlanPlayed",
-    "Played", "UseCaseError", "accept", "apply_moves", "cancel", "create_game", "deadline_of", "deal",
+    "Played", "UseCaseError", "accept", "apply_moves", "cancel", "computer_takes_seat", "create_game", "deadline_of", "deal",
     "decide", "decision_at", "decline", "default_options", "export_record", "full_game", "game_title",
     "host_play_now", "load_engine_game", "mail_my_links", "parse_slug", "play", "play_plan", "play_plan_for",
-    "rematch", "rotate_token", "seat_by_token", "seats_of", "set_mail_pref", "stale_reason",
+    "rematch", "rematch_of_title", "rotate_token", "seat_by_token", "seats_of", "set_mail_pref", "stale_reason",
     "start_vacation", "stop_vacation", "unsubscribe", "view_for",
 ]

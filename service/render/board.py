@@ -8,7 +8,9 @@ functions of its sibling modules that those callers use:
 - cards: card texts and classes, the players in the viewer's order;
 - links: paths, URLs and move slugs;
 - moves: the move groups and pickers, the Confirm sentence, the status line;
-- sheet: score rows, chart data, standings;
+- sheet: score rows, chart data (SVG for pages, table bars for mails), standings, the text sheet;
+- results: a round's end (final boards, score parts), as data and as text;
+- reply_box: the reply examples of a mail that asks for a decision;
 - text: the plain-text board and links of mails;
 - clock_text: the clock's sentences.
 `_` is Flask-Babel's `gettext` (code that calls `render._` gets the standard function)."""
@@ -19,9 +21,12 @@ from collections.abc import Iterable, Mapping
 
 from flask_babel import gettext as _
 
+from service.render.action_moves import held_names, pick_highlight, row_cards
 from service.render.cards import (
     COLUMNS,
     ROWS,
+    action_effect,
+    action_name,
     card,
     card_class,
     card_text,
@@ -47,14 +52,19 @@ from service.render.links import (
     watch_path,
     watch_url,
 )
-from service.render.moves import describe, highlight_cells, move_groups, picker_rows, status_line
-from service.render.sheet import score_chart, score_rows, sheet_totals, standings
+from service.render.moves import describe, done_words, highlight_cells, move_groups, picker_rows, status_line
+from service.render.reply_box import reply_examples
+from service.render.results import round_result, round_text
+from service.render.sheet import bar_chart, score_chart, score_rows, sheet_text, sheet_totals, standings
 from service.render.text import links_text, text_board
 
 __all__ = [
     "COLUMNS",
     "ROWS",
     "_",
+    "action_effect",
+    "action_name",
+    "bar_chart",
     "base_url",
     "board",
     "card",
@@ -62,6 +72,7 @@ __all__ = [
     "card_text",
     "clock_lines",
     "describe",
+    "done_words",
     "grid_rows",
     "held_value",
     "highlight_cells",
@@ -75,14 +86,19 @@ __all__ = [
     "name_of",
     "others_lines",
     "own_line",
+    "pick_highlight",
     "picker_rows",
     "players_in_order",
     "prefs_url",
+    "reply_examples",
+    "round_result",
+    "round_text",
     "rules_line",
     "score_chart",
     "score_rows",
     "seat_path",
     "seat_url",
+    "sheet_text",
     "sheet_totals",
     "slug_for",
     "split_move",
@@ -108,7 +124,11 @@ def board(view: dict, highlight: Iterable[str] = ()) -> dict:
         "discard": card(view.get("discard_top")),
         "draw_count": view.get("draw_count"),
         "action": (
-            {"row": list(action.get("row") or []), "deck_count": action.get("deck_count")}
+            {
+                "row": row_cards(view),
+                "deck_count": action.get("deck_count"),
+                "discard_top": action_name(action["discard_top"]) if action.get("discard_top") else None,
+            }
             if action and isinstance(action, Mapping)
             else None
         ),
@@ -123,9 +143,7 @@ def player(view: dict, p: dict, highlight: Iterable[str] = ()) -> dict:
     `value`, `text` and colour `cls`; `hl`: outlined)."""
     seat = p["seat"]
     turn = view.get("turn")
-    cards = p.get("action_cards")
-    if cards and isinstance(cards, Iterable) and not isinstance(cards, str):
-        cards = ", ".join(map(str, cards))
+    cards = held_names(p.get("action_cards"))
     return {
         "seat": seat,
         "name": p["name"],

@@ -2,8 +2,10 @@
 a move link's path (`reveal-a1`, `draw`, `take-swap-b2`, or `m~` + base64url for any other move
 text). Pages use the paths, mails the absolute URLs (the service's BASE_URL in front).
 
-A link only shows a move (GET); the move is applied by the Confirm form's POST, which carries a
-token of its own (`tokens.move_form_token`)."""
+A move link names the decision it answers (`?d=`, the engine's `Game.decision_id`), not the game's
+version: it stays good while its seat owes that decision (issue 15.1). A link only shows a move
+(GET); the move is applied by the Confirm form's POST, which carries a token of its own
+(`tokens.move_form_token`)."""
 
 from __future__ import annotations
 
@@ -20,8 +22,8 @@ def base_url() -> str:
     return str(current_app.config["BASE_URL"]).rstrip("/")
 
 
-def move_form_token(token: str, slug: str, version: int) -> str:
-    return tokens.move_form_token(token, slug, version)
+def move_form_token(token: str, slug: str, decision: str | int) -> str:
+    return tokens.move_form_token(token, slug, decision)
 
 
 def seat_path(token: str) -> str:
@@ -32,12 +34,15 @@ def seat_url(token: str) -> str:
     return base_url() + seat_path(token)
 
 
-def move_path(token: str, slug: str, version: int) -> str:
-    return f"/s/{token}/m/{slug}?v={version}"
+def move_path(token: str, slug: str, decision: str | int) -> str:
+    """The link of a move for a decision (an int: a state version, the links of before issue 15)."""
+    if isinstance(decision, int):
+        return f"/s/{token}/m/{slug}?v={decision}"
+    return f"/s/{token}/m/{slug}?d={decision}"
 
 
-def move_url(token: str, slug: str, version: int) -> str:
-    return base_url() + move_path(token, slug, version)
+def move_url(token: str, slug: str, decision: str | int) -> str:
+    return base_url() + move_path(token, slug, decision)
 
 
 def unsubscribe_url(token: str) -> str:

@@ -9,21 +9,42 @@ from __future__ import annotations
 
 from flask_babel import gettext as _
 
-from service.render.cards import COLUMNS, ROWS, card_text, held_value, name_of
+from service.render import action_moves, action_text
+from service.render.cards import card_text, held_value, name_of, picker_rows
 from service.render.links import is_cell, slug_for, split_move
 
 _GROUP_ORDER = {"reveal": 0, "draw": 1, "take": 2, "swap": 3, "flip": 4}  # draw before take reads better
+_CLASSIC_VERBS = frozenset(_GROUP_ORDER)
+
+__all__ = ["describe", "done_words", "highlight_cells", "move_groups", "picker_rows", "status_line"]
 
 
-def move_groups(view: dict) -> list[dict]:
+def move_groups(view: dict, pick: str | None = None) -> list[dict]:
     """The viewer's legal moves as groups for links/buttons: one entry per decision the player can
     make. Each group: `title`, `options` (each with `slug`, `texts`, `label`, `cell`), `cells` (the
     options by cell name) and, when it names cells, `rows` (the picker: 3 rows of 4 cells, each
     with its option or None). `take` becomes one option per own cell (take + swap X, applied
-    together, C7). Callers add each option's `url` (and on pages its `form_token`)."""
+    together, C7). Callers add each option's `url` (and on pages its `form_token`).
+
+    SKYJO Action's moves come from `action_moves` (names, effects, and two-step `choices` for the
+    pairs; `pick` is a board's `?pick=`: a first choice, whose second step is then the only group)."""
     me = view.get("viewer")
     if me is None:
         return []
+    texts = list(view.get("legal_moves", []))
+    if view.get("action") is not None:
+        chosen = action_moves.choose(view, pick, texts)
+        if chosen is not None:
+            return chosen
+        classic = [t for t in texts if split_move(t)[0] in _CLASSIC_VERBS]
+        return _classic_groups(view, classic) + action_moves.action_groups(
+            view, [t for t in texts if t not in classic]
+        )
+    return _classic_groups(view, texts)
+
+
+def _classic_groups(view: dict, texts: list[str]) -> list[dict]:
+    me = view.get("viewer")
     mine = next(p for p in view["players"] if p["seat"] == me)
     held = held_value(view)
     groups: dict[str, dict] = {}
@@ -33,7 +54,7 @@ def move_groups(view: dict) -> list[dict]:
             groups[key] = {"key": key, "title": title, "options": [], "cells": {}}
         return groups[key]
 
-    for text in view.get("legal_moves", []):
+    for text in texts:
         verb, arg = split_move(text)
         if verb == "take" and arg is None:
             g = group(
@@ -84,17 +105,6 @@ def _cell_title(verb: str, held) -> str:
     return verb.capitalize() + ":"
 
 
-def picker_rows(cells: dict[str, dict]) -> list[dict]:
-    """A picker's rows (1-3), each with its cells (A-D): the cell's name and its option or None."""
-    return [
-        {
-            "number": number,
-            "cells": [{"cell": f"{col}{number}", "option": cells.get(f"{col}{number}")} for col in COLUMNS],
-        }
-        for number in range(1, ROWS + 1)
-    ]
-
-
 def describe(view: dict, texts: list[str]) -> str:
     """A sentence for the confirm page: what exactly this link does."""
     held = held_value(view)
@@ -106,6 +116,9 @@ def describe(view: dict, texts: list[str]) -> str:
             cell=cell,
         )
     verb, arg = split_move(texts[0])
+    m = action_text.parse(view, texts[0]) if len(texts) == 1 and verb not in _CLASSIC_VERBS else None
+    if m is not None:
+        return action_text.describe(view, m)
     if verb == "reveal":
         return _("Turn over your card at %(cell)s.", cell=arg)
     if verb == "draw":
@@ -119,6 +132,18 @@ def describe(view: dict, texts: list[str]) -> str:
     if verb == "flip":
         return _("Discard the %(card)s and turn over your card at %(cell)s.", card=card_text(held), cell=arg)
     return _("Play “%(move)s”.", move=" + ".join(texts))
+
+
+def done_words(view: dict | None, texts: list[str]) -> str:
+    """What a decision did, for the "Done:" line after it (`take + swap B2`; a SKYJO Action move
+    in words, its cards by name)."""
+    if view is None or view.get("action") is None:
+        return " + ".join(texts)
+    out = []
+    for t in texts:
+        m = action_text.parse(view, t) if split_move(t)[0] not in _CLASSIC_VERBS else None
+        out.append(t if m is None else action_text.done(view, m))
+    return " + ".join(out)
 
 
 def highlight_cells(texts: list[str]) -> set[str]:
@@ -140,6 +165,9 @@ def status_line(view: dict) -> str:
     mine = [p for p in pend if p["seat"] == me]
     if mine:
         kind = mine[0]["kind"]
+        said = action_text.status(view, kind) if view.get("action") is not None else None
+        if said is not None:
+            return said
         if kind == "reveal":
             return _("Your move: turn over two cards to start the round.")
         if kind == "tie_reveal":

@@ -1,9 +1,13 @@
 """The score sheet, the chart of the running totals and the final standings, as data for the
 `sheet` and `chart` macros (templates/_sheet.html, _chart.html) and the plain-text mails.
 
-Scores are public (C10, C12): they come from the view's `rounds` and `totals`."""
+Scores are public (C10, C12): they come from the view's `rounds` and `totals`. Pages draw the
+running totals as SVG (`score_chart`); mails as table cells (`bar_chart`), which every mail client
+shows, and plain-text mails as a monospace sheet (`sheet_text`)."""
 
 from __future__ import annotations
+
+from flask_babel import gettext as _
 
 PALETTE = ["#2563eb", "#dc2626", "#16a34a", "#9333ea", "#ea580c", "#0891b2", "#be185d", "#4d7c0f"]
 
@@ -111,3 +115,50 @@ def standings(view: dict) -> list[dict]:
             }
         )
     return out
+
+
+def bar_chart(view: dict) -> dict | None:
+    """The totals as a chart every mail client shows (mails: Gmail and Outlook drop inline SVG):
+    one bar per player, drawn by the `bars` macro as table cells whose widths are percentages of
+    the game's end (`target_score`, or the highest total beyond it). Each bar: `name`, `total`,
+    `colour`, `pct` (0-100; a total of 0 or less draws no bar) and `rest` (100 - pct). Labels sit
+    in their own cells, so they never overlap. None when no round has been scored."""
+    if not score_rows(view):
+        return None
+    totals = sheet_totals(view)
+    target = (view.get("options") or {}).get("target_score") or 0
+    top = max([target, *totals, 1])
+    bars = []
+    for k, (p, total) in enumerate(zip(view["players"], totals, strict=True)):
+        pct = max(0, min(100, round(100 * total / top))) if isinstance(total, int) else 0
+        bars.append({"name": p["name"], "total": total, "colour": PALETTE[k % len(PALETTE)], "pct": pct,
+                     "rest": 100 - pct})
+    return {"bars": bars, "target": target}
+
+
+_TEXT_NAME = 10  # a column of the text sheet: 8 players fit a terminal's 80 columns
+
+
+def sheet_text(view: dict) -> str:
+    """The score sheet in monospace for plain-text mails: a column per player, a row per round
+    (×2 doubled, * closed the round, C10), then the totals. Long names are shortened."""
+    rows = score_rows(view)
+    if not rows:
+        return ""
+    names = [p["name"] if len(p["name"]) <= _TEXT_NAME else p["name"][: _TEXT_NAME - 1] + "…" for p in view["players"]]
+    width = [max(len(n), 6) for n in names]
+    label = max(len(_("Round")), len(_("Total")))
+
+    def cell(c: dict) -> str:
+        if c["score"] is None:
+            return "-"
+        return f"{c['score']}{'×2' if c['doubled'] else ''}{'*' if c['closed'] else ''}"
+
+    lines = [f"{_('Round'):<{label}}  " + "  ".join(f"{n:>{w}}" for n, w in zip(names, width, strict=True))]
+    for row in rows:
+        cells = [cell(row["cells"][p["seat"]]) for p in view["players"]]
+        lines.append(f"{row['round']!s:<{label}}  " + "  ".join(f"{c:>{w}}" for c, w in zip(cells, width, strict=True)))
+    totals = [str(t) for t in sheet_totals(view)]
+    lines.append(f"{_('Total'):<{label}}  " + "  ".join(f"{t:>{w}}" for t, w in zip(totals, width, strict=True)))
+    lines.append(_("* closed the round · ×2 doubled"))
+    return "\n".join(lines)

@@ -6,7 +6,9 @@ A face-down card is `[  ]` whatever the view's grid holds besides its face (C13)
 from __future__ import annotations
 
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
+from service.render.action_moves import held_names, row_cards
 from service.render.cards import COLUMNS, card_text, grid_rows, name_of, players_in_order
 
 _FACES = {"removed": "  ·  ", "down": " [  ]"}
@@ -27,8 +29,12 @@ def text_board(view: dict) -> str:
         lines.append(p["name"] + (f" ({', '.join(tags)})" if tags else ""))
         lines.append(
             "   "
-            + _("total %(total)s, showing %(visible)s", total=p.get("total"), visible=p.get("visible_score"))
+            + _("game total %(total)s, face-up cards add up to %(visible)s", total=p.get("total"),
+                    visible=p.get("visible_score"))
         )
+        held = held_names(p.get("action_cards"))
+        if held:
+            lines.append("   " + _("action cards: %(cards)s", cards=held))
         lines.append("     " + "".join(f"  {c}  " for c in COLUMNS))
         for r, row in enumerate(grid_rows(p), start=1):
             cells = [_FACES.get(c["face"]) or f" [{card_text(c['value']):>2}]" for c in row]
@@ -41,6 +47,10 @@ def text_board(view: dict) -> str:
             count=view.get("draw_count"),
         )
     )
+    action = view.get("action")
+    if action:  # SKYJO Action: the row by name (A2)
+        row = ", ".join(f"{c['place']} {c['name']}" for c in row_cards(view) if c)
+        lines.append(_("Action row: %(row)s   Action deck: %(count)s cards", row=row or "-", count=action.get("deck_count")))
     held = view.get("held")
     if held:
         if held.get("value") is not None:
@@ -56,12 +66,37 @@ def text_board(view: dict) -> str:
     return "\n".join(lines)
 
 
-def links_text(groups: list[dict]) -> str:
-    """The move links of the plain-text part: per group its title, then one line per option."""
-    out = []
+MAX_TEXT_LINKS = 8  # single moves with a URL each; more are named, with one link to the board
+
+
+def links_text(groups: list[dict], board_url: str | None = None) -> str:
+    """The moves of the plain-text part, short labels rather than walls of URLs: a group that
+    names cells (the 12 opening reveals, take and put at ...) is its cell names and one link to
+    the board (`board_url`), where each is a button; the first MAX_TEXT_LINKS single moves get a
+    URL each, the rest are named after them with the board link. Without `board_url`, every
+    option keeps its own URL. A SKYJO Action pair chosen in two steps is one line to the board
+    (`one_link`) or a line per first choice (the board's `?pick=` + its key: the board shows the
+    second step)."""
+    pick_url = f"{board_url}?pick=" if board_url else ""
+    out, more, singles = [], [], 0
     for g in groups:
-        if g["title"]:
-            out.append(f"{g['title']}\n")
-        out.extend(f"  {opt['label']}: {opt['url']}\n" for opt in g["options"])
-        out.append("\n")
+        if g.get("one_link"):
+            out.append(f"{g['one_link']['label']}\n  {pick_url}{g['one_link']['pick']}\n\n")
+            continue
+        if board_url and g.get("cells"):
+            labels = " ".join(opt["label"] for opt in g["options"])
+            out.append(f"{g['title']}\n  {labels}\n  " + _("on your board: %(url)s", url=board_url) + "\n\n")
+            continue
+        shown = [f"  {c['label']}: {pick_url}{c['pick']}\n" for c in g.get("choices") or []]
+        for opt in g["options"]:
+            singles += 1
+            if board_url and singles > MAX_TEXT_LINKS:
+                more.append(opt["label"])
+            else:
+                shown.append(f"  {opt['label']}: {opt['url']}\n")
+        if shown:
+            out.append((f"{g['title']}\n" if g["title"] else "") + "".join(shown) + "\n")
+    if more:
+        out.append(ngettext("%(num)s more move, on your board: %(url)s", "%(num)s more moves, on your board: %(url)s",
+                            len(more), url=board_url) + "\n  " + ", ".join(more) + "\n\n")
     return "".join(out)

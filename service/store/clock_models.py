@@ -93,6 +93,9 @@ class SeatClock(SQLModel, table=True):
     bot_played: bool = Field(default=False, sa_type=Boolean())
     vacation_until: datetime | None = Field(default=None, sa_type=DateTime(), nullable=True)
     vacation_used_s: int = Field(default=0)  # granted vacation seconds in this game (max 14 days)
+    # the computer plays this seat (issue 18): its decisions are due at once (`next_event` "computer"),
+    # never reminded, never shown as a person's deadline
+    computer: bool = Field(default=False, sa_type=Boolean(), sa_column_kwargs={"server_default": text("false")})
     updated_at: datetime = Field(default_factory=utcnow, sa_type=DateTime())
 
 

@@ -69,6 +69,9 @@ class SeatRow(SQLModel, table=True):
     # the language of this seat's pages and mails (issue 17; service.i18n.LANGUAGES), chosen by the
     # host on /new, changeable on the accept page and in the seat's settings
     lang: str = Field(default="en", max_length=8, sa_column_kwargs={"server_default": "en"})
+    # issue 18: a seat the computer plays, with its level (easy | normal | strong); None: a person.
+    # A computer seat has no address (`email` is ""), gets no mail, and is accepted at once.
+    computer: str | None = Field(default=None, max_length=8)
     created_at: datetime = Field(default_factory=utcnow)
 
 

@@ -3,7 +3,9 @@
 A row is queued in the transaction of the change that causes the mail (service.mail.outbox) and
 delivered later by a sender (service.mail.delivery), which claims it with a lease (`claimed_by`,
 `claimed_until`), and marks it sent (`sent_at`) or backs it off (`attempts`, `last_error`,
-`send_after`). Rows are never deleted by the sender; the dev mailbox lists the sent ones.
+`send_after`).
+A turn mail for a decision its player is already looking at is held: due later, and dropped
+then if the decision was made meanwhile (`hold_game`, `hold_decision`). Rows are never deleted by the sender; the dev mailbox lists the sent ones.
 
 A mail is queued either with its bodies or as an intent: `template` plus a JSON `context` that
 the sender renders when it first claims the row (bodies NULL until then).
@@ -72,7 +74,12 @@ class OutboxMail(SQLModel, table=True):
     claimed_until: datetime | None = Field(default=None, sa_type=DateTime(), nullable=True)
     claimed_by: str | None = Field(default=None, sa_type=String(64), nullable=True)
     sent_at: datetime | None = Field(default=None, sa_type=DateTime(), nullable=True)
-    transport: str | None = Field(default=None, sa_type=String(20), nullable=True)
+    transport: str | None = Field(default=None, sa_type=String(20), nullable=True)  # "dropped": never sent
+    # a held turn mail (issue 15.2): it asks seat `seat` of game `hold_game` for decision
+    # `hold_decision` (engine `Game.decision_id`), and goes out at `send_after` only if that seat
+    # still owes that decision then; else delivery drops it (sent_at set, transport "dropped")
+    hold_game: str | None = Field(default=None, sa_type=String(24), nullable=True)
+    hold_decision: str | None = Field(default=None, sa_type=String(64), nullable=True)
 
     def __repr__(self) -> str:  # bodies carry secret links: never show them in logs or tracebacks
         return (

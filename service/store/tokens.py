@@ -43,12 +43,15 @@ def seat_token(salt: str) -> str:
     return _seat_token(_key(), "seat", salt)
 
 
-def move_form_token(token: str, slug: str, version: int) -> str:
-    """The CSRF token of a move's Confirm form: HMAC(SECRET_KEY) of the seat's link token, the move
-    and the state version. A page of another site can neither read nor make it, and it binds the
-    form to exactly this move at this version; no session cookie is needed (a mail scanner's GET
-    gets none), and checking it costs one HMAC."""
-    return derive("move-form", f"{token}/{slug}/{version}")
+def move_form_token(token: str, slug: str, decision: str | int) -> str:
+    """The CSRF token of a move's form (the Confirm page's, and each move button of the board):
+    HMAC(SECRET_KEY) of the seat's link token, the move and the decision it answers (the engine's
+    `Game.decision_id`; an int: a state version, the form of links mailed before issue 15). A page
+    of another site can neither read nor make it, and it binds the form to exactly this move for
+    this decision; no session cookie is needed (a mail scanner's GET gets none), and checking it
+    costs one HMAC."""
+    bound = f"d:{decision}" if isinstance(decision, str) else str(decision)
+    return derive("move-form", f"{token}/{slug}/{bound}")
 
 
 def same_secret(expected: str, given: str | None) -> bool:
@@ -57,8 +60,8 @@ def same_secret(expected: str, given: str | None) -> bool:
     return bool(given) and given.isascii() and hmac.compare_digest(expected, given)
 
 
-def check_move_form_token(token: str, slug: str, version: int, given: str | None) -> bool:
-    return same_secret(move_form_token(token, slug, version), given)
+def check_move_form_token(token: str, slug: str, decision: str | int, given: str | None) -> bool:
+    return same_secret(move_form_token(token, slug, decision), given)
 
 
 def hash_token(token: str) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, url_for
 from flask_babel import gettext as _
-from sqlalchemy import func, select
+from sqlalchemy import and_, func, or_, select
 from sqlalchemy.orm import Session
 
 from service.mail.delivery import deliver_due
@@ -46,11 +46,16 @@ def _session() -> Session:
     return Session(app_engine(current_app), expire_on_commit=False)
 
 
+def _delivered(t):
+    """Rows that went out (a held turn mail dropped unsent has `sent_at` too, and transport "dropped")."""
+    return and_(t.sent_at.is_not(None), or_(t.transport.is_(None), t.transport != "dropped"))
+
+
 def _get_sent(session: Session, mail_id: int) -> OutboxMail:
     if not 0 < mail_id <= MAX_ID:  # checked here, not by the database (PostgreSQL would raise)
         abort(404)
     row = session.get(OutboxMail, mail_id)
-    if row is None or row.sent_at is None:
+    if row is None or row.sent_at is None or row.transport == "dropped":
         abort(404)
     return row
 
@@ -62,13 +67,13 @@ def index():
         abort(400)
     t = OutboxMail.__table__.c
     with _session() as s:
-        query = select(OutboxMail).where(t.sent_at.is_not(None))
+        query = select(OutboxMail).where(_delivered(t))
         if to:
             query = query.where(func.lower(t.to_addr) == to)
         mails = list(s.execute(query.order_by(t.sent_at.desc(), t.id.desc()).limit(PAGE_SIZE)).scalars())
         recipients = s.execute(
             select(t.to_addr, func.max(t.to_name), func.count())
-            .where(t.sent_at.is_not(None))
+            .where(_delivered(t))
             .group_by(t.to_addr)
             .order_by(t.to_addr)
         ).all()
@@ -93,10 +98,10 @@ def show(mail_id: int):
         row = _get_sent(s, mail_id)
         t = OutboxMail.__table__.c
         newer = s.execute(
-            select(func.min(t.id)).where(t.to_addr == row.to_addr, t.id > row.id, t.sent_at.is_not(None))
+            select(func.min(t.id)).where(t.to_addr == row.to_addr, t.id > row.id, _delivered(t))
         ).scalar_one()
         older = s.execute(
-            select(func.max(t.id)).where(t.to_addr == row.to_addr, t.id < row.id, t.sent_at.is_not(None))
+            select(func.max(t.id)).where(t.to_addr == row.to_addr, t.id < row.id, _delivered(t))
         ).scalar_one()
     msg = build_message(row)
     headers = [(name, str(value)) for name, value in msg.items()]

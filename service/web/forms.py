@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 
+from flask import request
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, FieldList, FormField, IntegerField, SelectField, StringField
@@ -12,7 +13,7 @@ from wtforms.validators import Email, InputRequired, Length, NumberRange, Option
 
 import engine
 from service.clock.core import valid_zone
-from service.clock.zones import zone_choices
+from service.clock.zones import zone_groups
 from service.i18n import DEFAULT, LANGUAGES
 
 MAX_OTHERS = 7
@@ -89,20 +90,58 @@ class PlayerForm(FlaskForm):
     email = email_field(_l("Email"))
     lang = SelectField(_l("Language"), default="", choices=[SelectChoice("", _l("same as mine")), *LANGUAGE_CHOICES],
                        validators=[Optional()])
+    # issue 18: a person (invited by email) or the computer at a level (no email; the name is optional)
+    kind = SelectField(_l("Who plays"), default="person", choices=[
+        SelectChoice("person", _l("Person (email)")), SelectChoice("easy", _l("Computer: easy")),
+        SelectChoice("normal", _l("Computer: normal")), SelectChoice("strong", _l("Computer: strong"))])
+
+    def computer_level(self) -> str | None:
+        return None if self.kind.data in (None, "", "person") else self.kind.data
+
+
+# An option's label where a variant means something else by it (else OPTION_LABELS)
+VARIANT_OPTION_LABELS = {
+    "action": {
+        "final_reveal_removal": _l("Also remove sets (a column of three, a row of four equal cards) when cards "
+                                   "are turned up at round end"),
+    },
+}
+
+
+def option_field_name(variant: str, name: str) -> str:
+    """The form field of option `name` in `variant`'s fieldset: each variant has its own fields (its
+    own defaults), so a browser without JavaScript can send both fieldsets and the chosen one counts.
+    Classic keeps the names it always had."""
+    return f"opt_{name}" if variant == "classic" else f"{variant}_opt_{name}"
+
+
+def option_label(variant: str, name: str):
+    return VARIANT_OPTION_LABELS.get(variant, {}).get(name) or OPTION_LABELS.get(
+        name, name.replace("_", " ").capitalize())
+
+
+def default_in_words(default, allowed) -> str:
+    """An option's default as a person reads it: on/off, the choice's label, the number."""
+    if allowed is bool:
+        return str(_l("on") if default else _l("off"))
+    if isinstance(allowed, tuple):
+        return str(CHOICE_LABELS.get(default, str(default).replace("_", " ")))
+    return str(default)
 
 
 def option_fields(variant: str = "classic") -> dict:
+    """The fields of `variant`'s options that a form can set (the deck tables of SKYJO Action have
+    none: they keep their defaults), each with the variant's own default."""
     fields = {}
     for name, (default, allowed) in engine.option_table(variant).items():
-        label = OPTION_LABELS.get(name, name.replace("_", " ").capitalize())
+        label, key = option_label(variant, name), option_field_name(variant, name)
         if allowed is bool:
-            fields[f"opt_{name}"] = BooleanField(label, default=default)
+            fields[key] = BooleanField(label, default=default)
         elif allowed is int:
-            fields[f"opt_{name}"] = IntegerField(label, default=default,
-                                                 validators=[InputRequired(), NumberRange(1, 10_000)])
+            fields[key] = IntegerField(label, default=default, validators=[InputRequired(), NumberRange(1, 10_000)])
         elif isinstance(allowed, tuple):
             choices = [SelectChoice(c, CHOICE_LABELS.get(c, c)) for c in allowed]
-            fields[f"opt_{name}"] = SelectField(label, default=default, choices=choices)
+            fields[key] = SelectField(label, default=default, choices=choices)
     return fields
 
 
@@ -122,8 +161,8 @@ class _NewGameBase(FlaskForm):
     timeout_policy = SelectField(_l("When time runs out"), default="bot", choices=[
         SelectChoice("bot", _l("the computer makes the decision and the game goes on")),
         SelectChoice("wait", _l("wait (reminders only; the host can let the computer play)"))])
-    host_tz = SelectField(_l("Your time zone"), default="UTC", choices=[SelectChoice(z) for z in zone_choices()],
-                          validate_choice=False)
+    host_tz = SelectField(_l("Your time zone"), default="UTC", validate_choice=False, choices=[  # any valid zone
+        SelectChoice(name, label, optgroup=region or None) for region, zones in zone_groups() for name, label in zones])
 
     def validate_host_tz(self, field):
         if not field.data or not valid_zone(field.data):
@@ -150,19 +189,20 @@ class _NewGameBase(FlaskForm):
         return sorted({int(h) if h == int(h) else h for h in hours}, reverse=True)
 
     def validate_players(self, field):
-        entries = [(p.form.name.data or "").strip() for p in field.entries]
-        emails = [(p.form.email.data or "").strip() for p in field.entries]
-        for p, n, e in zip(field.entries, entries, emails, strict=True):
+        people = [p for p in field.entries if p.form.computer_level() is None]
+        entries = [(p.form.name.data or "").strip() for p in people]
+        emails = [(p.form.email.data or "").strip() for p in people]
+        for p, n, e in zip(people, entries, emails, strict=True):
             if bool(n) != bool(e):
                 (p.form.email if n else p.form.name).errors.append(
                     _l("Give both a name and an email, or leave both empty."))
                 raise ValidationError(_l("Each player needs a name and an email."))
         others = [e.lower() for e in emails if e]
-        if not others:
+        if not others and len(people) == len(field.entries):
             raise ValidationError(_l("Invite at least one other player."))
         everyone = [(self.host_email.data or "").strip().lower()] + others
         if len(set(everyone)) != len(everyone):
-            for p, e in zip(field.entries, emails, strict=True):
+            for p, e in zip(people, emails, strict=True):
                 if e and (everyone.count(e.lower()) > 1):
                     p.form.email.errors.append(_l("This email is used twice."))
             raise ValidationError(_l("Every player needs a different email address."))
@@ -170,37 +210,62 @@ class _NewGameBase(FlaskForm):
         if len(set(names)) != len(names):
             raise ValidationError(_l("Every player needs a different name."))
 
-    def others(self) -> list[tuple[str, str]]:
-        return [(p.form.name.data.strip(), p.form.email.data.strip()) for p in self.players.entries
-                if (p.form.name.data or "").strip()]
+    def others(self) -> list[tuple[str, str, str | None]]:
+        """(name, email, computer level or None) of each filled row, in order: a person's row with a
+        name, and every computer row (its email is ignored, its name may be empty)."""
+        return [((p.form.name.data or "").strip(), (p.form.email.data or "").strip(), p.form.computer_level())
+                for p in self.players.entries
+                if p.form.computer_level() is not None or (p.form.name.data or "").strip()]
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        wanted = request.args.get("variant")  # /new?variant=action: that variant is chosen (no JavaScript)
+        if not self.is_submitted() and wanted in engine.options.VARIANT_OPTIONS:
+            self.variant.data = wanted
+
+    def validate(self, extra_validators=None) -> bool:
+        """Only the chosen variant's fieldset counts: the other one's fields (sent by a browser
+        that shows both) are neither checked nor used."""
+        super().validate(extra_validators)
+        chosen = self.variant.data
+        for variant in engine.options.VARIANT_OPTIONS:
+            if variant != chosen:
+                for field in self._variant_fields(variant):
+                    field.errors = []
+        return not self.errors
+
+    def _variant_fields(self, variant: str) -> list:
+        keys = (option_field_name(variant, n) for n in engine.option_table(variant))
+        return [getattr(self, k) for k in keys if hasattr(self, k)]
 
     def languages(self) -> list[str]:
         """Each other player's language, in `others()`' order (the host's where none was chosen)."""
         host = self.host_lang.data or DEFAULT
-        return [p.form.lang.data or host for p in self.players.entries if (p.form.name.data or "").strip()]
+        return [p.form.lang.data or host for p in self.players.entries
+                if p.form.computer_level() is not None or (p.form.name.data or "").strip()]
 
     def options(self) -> dict:
-        """The chosen options the variant knows. The form shows classic defaults: for another variant
-        only options changed from them are passed, so that variant's own defaults apply otherwise."""
+        """The options of the chosen variant, from its own fieldset."""
         variant = self.variant.data or "classic"
-        out = {}
-        for name in engine.option_table(variant):
-            field = getattr(self, f"opt_{name}", None)
-            if field is not None and (variant == "classic" or field.data != field.default):
-                out[name] = field.data
+        return {name: getattr(self, option_field_name(variant, name)).data for name in engine.option_table(variant)
+                if hasattr(self, option_field_name(variant, name))}
+
+    def fieldsets(self) -> list[dict]:
+        """One fieldset per variant, the chosen one first: its label and, per option, the field
+        and its default in words."""
+        chosen = self.variant.data or "classic"
+        out = []
+        for variant in sorted(engine.options.VARIANT_OPTIONS, key=lambda v: v != chosen):
+            table = engine.option_table(variant)
+            fields = [(getattr(self, option_field_name(variant, n)), default_in_words(*table[n])) for n in table
+                      if hasattr(self, option_field_name(variant, n))]
+            out.append({"variant": variant, "label": VARIANT_LABELS.get(variant, variant), "fields": fields,
+                        "chosen": variant == chosen})
         return out
 
-    @staticmethod
-    def default_label(field) -> str:
-        """A rule option's default as the form shows it (a choice's label, not its code)."""
-        return str(CHOICE_LABELS.get(field.default, field.default)) if isinstance(field.default, str) \
-            else str(field.default)
 
-    def option_field_list(self):
-        return [getattr(self, f"opt_{n}") for n in engine.option_table("classic") if hasattr(self, f"opt_{n}")]
-
-
-NewGameForm = type("NewGameForm", (_NewGameBase,), option_fields("classic"))
+NewGameForm = type("NewGameForm", (_NewGameBase,),
+                   {k: f for v in engine.options.VARIANT_OPTIONS for k, f in option_fields(v).items()})
 
 
 class LinksForm(FlaskForm):

@@ -10,7 +10,7 @@ from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 
 from service import i18n
-from service.clock.zones import zone_choices
+from service.clock.zones import zone_groups
 from service.mail.sender import wake_background_sender
 from service.play import clock_service, talk, usecases
 from service.play.reply_words import in_words_of
@@ -51,6 +51,13 @@ def index():
     return render_template("index.html", links_form=LinksForm())
 
 
+@bp.get("/favicon.ico")
+def favicon():
+    """The site icon (an SVG; pages link it, and browsers that ask for /favicon.ico get it too)."""
+    return render_template("favicon.svg"), 200, {"Content-Type": "image/svg+xml",
+                                                 "Cache-Control": "public, max-age=86400"}
+
+
 @bp.get("/healthz")
 def healthz():
     return {"ok": True}
@@ -75,8 +82,12 @@ def new_game():
             form.form_errors.append(exc.message)
         else:
             i18n.use_seat(form.host_lang.data)  # the host's pages from here on
-            flash(_("Your game is set up and the invitations are on their way. Keep this page's address: "
-                    "it is your personal link (it was mailed to you too)."))
+            if created.game.status == "active":  # only computers were invited: dealt at once
+                flash(_("Your game has started. Keep this page's address: it is your personal link (it was "
+                        "mailed to you too)."))
+            else:
+                flash(_("Your game is set up and the invitations are on their way. Keep this page's address: "
+                        "it is your personal link (it was mailed to you too)."))
             return _see_other(render.seat_path(created.tokens[0]))
     status = 400 if request.method == "POST" else 200
     return render_template("new.html", form=form), status
@@ -106,12 +117,13 @@ def links():
 # a seat's pages
 
 
-def _board_context(game: GameRow, seat: SeatRow | None, token: str | None, view: dict, timeline: list[dict]) -> dict:
-    groups = render.move_groups(view) if seat is not None else []
+def _board_context(game: GameRow, seat: SeatRow | None, token: str | None, view: dict, timeline: list[dict],
+                   pick: str | None = None) -> dict:
+    groups = render.move_groups(view, pick) if seat is not None else []
     for g in groups:
         for opt in g["options"]:
-            opt["url"] = render.move_path(token, opt["slug"], view["version"])
-            opt["form_token"] = tokens.move_form_token(token, opt["slug"], view["version"])
+            opt["url"] = render.move_path(token, opt["slug"], view["decision"])
+            opt["form_token"] = tokens.move_form_token(token, opt["slug"], view["decision"])
     return {"game": game, "seat": seat, "token": token, "view": view, "groups": groups, "timeline": timeline,
             "rows": render.score_rows(view), "chart": render.score_chart(view),
             "standings": render.standings(view) if view.get("phase") == "game_over" else None,
@@ -130,28 +142,34 @@ def _clock_board(game: GameRow, seat: SeatRow | None) -> dict:
 
 def _seat_page(token: str, *, message: str | None = None, status: int = 200, highlight=(),
                confirm: dict | None = None, template: str = "board.html", talk_text: str | None = None,
-               done: str | None = None, plan_text: str | None = None):
-    """A seat's page. `message`: why something was not done (the red box); `done`: what was (green)."""
+               done: str | None = None, plan_text: str | None = None, pick: str | None = None):
+    """A seat's page. `message`: why something was not done (the red box); `done`: what was (green).
+    `pick`: a first choice of a SKYJO Action pair (`?pick=`, render.move_groups): the page offers
+    its second step; a GET, so it changes nothing."""
     with transaction() as s:
         seat, game = usecases.seat_by_token(s, token)
         seats = usecases.seats_of(s, game.id)
         playing = game.status not in {"inviting", "cancelled"} and game.state is not None
         view, timeline = talk.board(s, game, seat.seat) if playing else (None, [])
+        rematch_of = usecases.rematch_of_title(s, game) if view is None else None
+    title = i18n.game_title([r.name for r in seats if r.status != "declined"])  # in the reader's language
     if view is None:
         host_tz = next((r.tz for r in seats if r.is_host and r.tz), None) or "UTC"
-        return render_template("invite.html", game=game, seat=seat, seats=seats, token=token,
-                               message=message, zones=zone_choices(), default_tz=seat.tz or host_tz,
+        return render_template("invite.html", game=game, seat=seat, seats=seats, token=token, rematch_of=rematch_of,
+                               message=message, zone_groups=zone_groups(), default_tz=seat.tz or host_tz,
                                default_lang=i18n.browser_language() if seat.status == "invited" else seat.lang,
-                               title=i18n.game_title([r.name for r in seats])), status
-    ctx = _board_context(game, seat if seat.seat is not None else None, token, view, timeline)
-    return render_template(template, message=message, title=i18n.game_title([r.name for r in seats]), done=done, highlight=set(highlight), confirm=confirm,
+                               title=title), status
+    ctx = _board_context(game, seat if seat.seat is not None else None, token, view, timeline, pick)
+    highlight = set(highlight) | render.pick_highlight(pick)
+    return render_template(template, message=message, title=title, done=done, highlight=highlight, confirm=confirm,
                            talk_text=talk_text, plan_text=plan_text, **ctx), status
 
 
 @bp.get("/s/<token>")
 def seat(token: str):
     done = request.args.get("done", type=db_int)
-    return _seat_page(token, done=_done_message(token, done) if done is not None else None)
+    return _seat_page(token, done=_done_message(token, done) if done is not None else None,
+                      pick=request.args.get("pick"))
 
 
 def _done_message(token: str, version: int) -> str | None:
@@ -160,48 +178,70 @@ def _done_message(token: str, version: int) -> str | None:
     with transaction() as s:
         seat, game = usecases.seat_by_token(s, token)
         moves = usecases.decision_at(s, game, seat, version)
-    return _("Done: %(what)s", what=in_words_of(" + ".join(moves), i18n.current())) if moves else None
+        view = usecases.view_for(s, game, seat.seat) if moves and game.state is not None else None
+    if not moves:
+        return None
+    if view is not None and view.get("action") is not None:  # Action cards by name (in the reader's words)
+        return _("Done: %(what)s", what=render.done_words(view, moves))
+    return _("Done: %(what)s", what=in_words_of(" + ".join(moves), i18n.current()))
 
 
 @bp.route("/s/<token>/m/<slug>", methods=["GET", "HEAD", "POST"])  # POST: its own token (OWN_TOKEN_ENDPOINTS)
 def move(token: str, slug: str):
+    """A move link (`?d=<decision>`, issue 15.1; `?v=<version>` in mails of before): GET and HEAD
+    show the move with a Confirm form, POST plays it."""
     texts = usecases.parse_slug(slug)
     if request.method == "POST":
         return _play(token, slug, texts)
-    version = request.args.get("v", type=db_int)
-    if version is None:
+    decision = request.args.get("d") or None
+    version = request.args.get("v", type=db_int) if decision is None else None
+    if decision is None and version is None:
         raise NotFound(_("This move link is not valid."))
     with transaction() as s:  # one read: the check and the view see the same version
         seat, game = usecases.seat_by_token(s, token)
-        if game.state is not None:
-            texts = usecases.parse_slug(slug, usecases.load_engine_game(game))
-        reason = usecases.stale_reason(s, game, seat, texts, version)
+        g = usecases.load_engine_game(game) if game.state is not None else None
+        if g is not None:
+            texts = usecases.parse_slug(slug, g)
+        reason = usecases.stale_reason(s, game, seat, texts, version, decision=decision, g=g)
         view = None if reason else usecases.view_for(s, game, seat.seat)
     if reason:
         return _seat_page(token, message=reason)
-    confirm = {"slug": slug, "texts": texts, "version": version, "text": render.describe(view, texts),
-               "game": game.id, "seat": seat.seat}
+    # a link of before decision ids that is still good (its seat has not moved since) is confirmed
+    # for the decision its seat owes now
+    confirm = {"slug": slug, "texts": texts, "decision": decision or view["decision"],
+               "text": render.describe(view, texts), "game": game.id, "seat": seat.seat}
     return _seat_page(token, highlight=render.highlight_cells(texts), confirm=confirm,
                       template="confirm.html")
 
 
 def _play(token: str, slug: str, texts: list[str]):
-    """The Confirm POST. Its CSRF token is the move form's own (`tokens.move_form_token`: bound to
-    this link, move and version; no session), and the answer is a redirect to the board that says
-    what was done (`?done=<version>`; no session cookie to write either)."""
+    """The POST of a move's form (the Confirm page's, or a move button of the board: the board is
+    the confirmation). Its CSRF token is the form's own (`tokens.move_form_token`: bound to this
+    link, move and decision; no session), and the answer is a redirect to the board that says what
+    was done (`?done=<version>`) and shows what is owed now (issue 15.2)."""
     form = request.form
-    version = form.get("version", type=db_int)
-    if version is None or form.get("move") != slug or not form.get("game") or not form.get("seat"):
+    decision = form.get("decision") or None
+    version = form.get("version", type=db_int) if decision is None else None  # a form of before
+    if (decision is None and version is None) or form.get("move") != slug or not form.get("game") \
+            or not form.get("seat"):
         abort(400)
-    if not tokens.check_move_form_token(token, slug, version, form.get("csrf_token")):
+    if not tokens.check_move_form_token(token, slug, decision if decision is not None else version,
+                                        form.get("csrf_token")):
         raise CSRFError("move form token missing or wrong")
     form_game, form_seat = form.get("game"), form.get("seat", type=db_int)
-    try:
-        with transaction(write=True) as s:
-            played = usecases.play(s, token, slug, version, form_game=form_game, form_seat=form_seat)
-    except Conflict as exc:
-        _acted_anyway(token)
-        return _seat_page(token, message=exc.message, status=409)
+    for attempt in range(3):
+        try:
+            with transaction(write=True) as s:
+                played = usecases.play(s, token, slug, version, decision=decision, form_game=form_game,
+                                       form_seat=form_seat)
+            break
+        except Conflict as exc:
+            # somebody else moved at the same moment (PostgreSQL): a link bound to a decision may
+            # still be good (another seat's opening reveal spoils nothing): try again
+            if decision is not None and exc.context.get("race") and attempt < 2:
+                continue
+            _acted_anyway(token)
+            return _seat_page(token, message=exc.message, status=409)
     return _see_other(f"{render.seat_path(token)}?done={played.game.version}")
 
 
@@ -313,6 +353,18 @@ def decline(token: str):
     with transaction(write=True) as s:
         usecases.decline(s, token)
     flash(_("You declined the invitation. The host has been told."))
+    return _see_other(render.seat_path(token))
+
+
+@bp.post("/s/<token>/computer")
+def computer_seat(token: str):
+    """The host lets the computer play a seat whose player declined (issue 18)."""
+    position = request.form.get("position", type=db_int)
+    if position is None:
+        raise usecases.Invalid(_("Choose a seat."))
+    with transaction(write=True) as s:
+        row = usecases.computer_takes_seat(s, token, position, request.form.get("level", ""))
+    flash(_("%(name)s plays this seat.", name=row.name))
     return _see_other(render.seat_path(token))
 
 

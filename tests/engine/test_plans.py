@@ -455,11 +455,36 @@ def test_no_peeking_a_plan_ends_with_the_move_that_turns_up_a_card() -> None:
     parse_plan(new([list(ANN), list(BO)]), 0, "reveal A1, reveal B1")
 
 
-def test_action_opening_reveals_one_per_reply() -> None:
+def test_a3_action_opening_reveals_both_in_one_reply() -> None:
+    """Issue 15: `reveal A1, reveal C3` (README, mail help) works in SKYJO Action as in classic."""
     g = engine.new_game(["Ann", "Bo"], "action", seed="plans")
+    steps = parse_plan(g, 0, "reveal A1, reveal C3").apply(g, 0)
+    assert [m.text() for m, _ in steps] == ["reveal A1", "reveal C3"] and steps.stopped is None
+    assert [m.text() for m, _ in parse_plan(g, 1, "reveal B1").apply(g, 1)] == ["reveal B1"]
+    # a move after the two reveals depends on them (A7 star, A3 start): the plan stops there
+    h = engine.new_game(["Ann", "Bo"], "action", seed="plans")
+    steps = parse_plan(h, 0, "reveal A1, reveal C3, reveal D3").apply(h, 0)
+    assert [m.text() for m, _ in steps] == ["reveal A1", "reveal C3"] and steps.stopped is not None
+    assert steps.stopped.step == 3
+    # anything but a reveal after a reveal is still refused by the plan's shape
     with pytest.raises(IllegalMove, match="must end with 'reveal A1'"):
-        parse_plan(g, 0, "reveal A1, reveal B1")
-    assert [m.text() for m, _ in parse_plan(g, 0, "reveal A1").apply(g, 0)] == ["reveal A1"]
+        parse_plan(engine.new_game(["Ann", "Bo"], "action", seed="plans"), 0, "reveal A1, decline")
+
+
+def test_a3_a7_a_star_on_the_first_reveal_leaves_the_second_reveal_legal() -> None:
+    """A star from the first opening reveal may be taken (A7) before or after the second reveal, so
+    the reply `reveal A1, reveal C3` means the same whatever A1 shows (C13)."""
+    from .test_action_rules import PLAIN
+    from .test_action_rules import grid as action_grid
+    from .test_action_rules import new as action_new
+
+    g = action_new([action_grid("* 1 2 3 / 4 4 5 6 / 1 7 8 9"), action_grid(PLAIN)])
+    steps = parse_plan(g, 0, "reveal A1, reveal C3").apply(g, 0)
+    assert [m.text() for m, _ in steps] == ["reveal A1", "reveal C3"] and steps.stopped is None
+    assert [(p.seat, p.kind) for p in g.pending()] == [(0, "star_trigger"), (1, "reveal")]
+    assert "reveal B1" not in [m.text() for m in g.legal_moves(0)]  # two reveals made: no third
+    g.play(0, "action row 1")
+    assert g.hands[0] and g.phase == "opening"
 
 
 def test_action_conditional_on_a_star() -> None:

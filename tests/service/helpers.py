@@ -21,7 +21,7 @@ from service.store.outbox_models import OutboxMail
 
 CSRF_RE = re.compile(r'name="csrf_token"(?: type="hidden")? value="([^"]+)"|value="([^"]+)" name="csrf_token"')
 LINK_RE = re.compile(r"https?://localhost(/[^\s\"'<>]+)")
-MOVE_LINK_RE = re.compile(r"/s/([A-Za-z0-9_-]+)/m/([A-Za-z0-9_~-]+)\?v=(\d+)")
+MOVE_LINK_RE = re.compile(r"/s/([A-Za-z0-9_-]+)/m/([A-Za-z0-9_~-]+)\?(?:v=(\d+)|d=([0-9a-z_.]+))")
 
 
 def csrf_of(html: str) -> str:
@@ -56,16 +56,32 @@ def new_game(client, players=(("Ann", "ann@example.com"), ("Bo", "bo@example.com
              extra=None) -> tuple[int, str]:
     page = client.get("/new")
     data = {"csrf_token": csrf_of(page.text), "host_name": players[0][0], "host_email": players[0][1],
-            "variant": "classic", "opt_target_score": str(target), "opt_start_tiebreak": "extra_reveal",
-            "opt_round_starter": "previous_closer", "opt_doubling_tie": "strict",
-            "opt_final_tiebreak": "shared", "opt_column_removal": "y", "opt_final_reveal_removal": "y",
-            "opt_doubling": "y", "opt_doubling_positive_only": "y", "decision_hours": "48"}
+            "variant": "classic", "decision_hours": "48", **option_form_data(target=target),
+            "opt_final_tiebreak": "shared"}
     for i, (name, email) in enumerate(players[1:]):
         data[f"players-{i}-name"] = name
         data[f"players-{i}-email"] = email
     data.update(extra or {})
     r = client.post("/new", data=data)
     return r.status_code, r.headers.get("Location", r.text)
+
+
+def option_form_data(target: int | None = None) -> dict:
+    """Every variant's option fields as a browser without JavaScript sends them (both fieldsets,
+    each at its variant's defaults; a checkbox that is off is not sent), with `target_score`."""
+    from service.web.forms import option_field_name
+
+    data = {}
+    for variant in engine.options.VARIANT_OPTIONS:
+        for name, (default, allowed) in engine.option_table(variant).items():
+            if name == "target_score" and target is not None:
+                default = target
+            if allowed is bool:
+                if default:
+                    data[option_field_name(variant, name)] = "y"
+            elif allowed is int or isinstance(allowed, tuple):
+                data[option_field_name(variant, name)] = str(default)
+    return data
 
 
 def post_form(client, path: str, extra: dict | None = None, page_path: str | None = None):
@@ -92,7 +108,8 @@ def post_move(app, client, path: str, fields: dict):
 
     token, slug = path.split("/")[2], path.rsplit("/", 1)[1]
     with app.test_request_context():
-        form_token = tokens.move_form_token(token, slug, int(fields["version"]))
+        bound = fields["decision"] if "decision" in fields else int(fields["version"])
+        form_token = tokens.move_form_token(token, slug, bound)
     return client.post(path, data={"csrf_token": form_token, **fields})
 
 
@@ -149,10 +166,41 @@ def confirm_fields(page: str) -> dict[str, str]:
     return dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">', form))
 
 
+BOARD_FORM_RE = re.compile(r'<form class="inline" method="post" action="(/s/[^"]+/m/[^"]+)">(.*?)</form>', re.S)
+
+
+def board_moves(html: str) -> list[tuple[str, dict[str, str]]]:
+    """The move buttons of a board page: (action, hidden fields) of each POST form."""
+    return [(action, dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">', body)))
+            for action, body in BOARD_FORM_RE.findall(html)]
+
+
+def decision_of(link: str) -> str | None:
+    """The decision id a move link is bound to (`?d=`), or None."""
+    m = re.search(r"[?&]d=([^&]+)", link)
+    return m.group(1) if m else None
+
+
+def playable(g: engine.Game, seat: int, link: str) -> bool:
+    """The move of `link` is legal for `seat` now (a link bound to a decision that is still owed
+    may name a move already made: the same opening reveal twice)."""
+    from service.render.links import texts_of_slug
+
+    texts = texts_of_slug(link.split("?")[0].rsplit("/", 1)[1]) or ["?"]
+    try:
+        return g.parse_move(texts[0]) in g.legal_moves(seat)
+    except ValueError:
+        return False
+
+
 def play_by_mail(app, client, *, rng: random.Random, on_step=None, max_steps: int = 2000) -> str:
-    """Play a dealt game to the end by following links in the mails. Returns the game id."""
+    """Play a dealt game to the end as players do (issue 15.2): by following the links in their
+    mails (GET, then Confirm), and, for a decision owed right after their own move (placing the
+    drawn card, the second opening reveal), with the buttons of the board they land on (its mail
+    is held back). Returns the game id."""
     game = only_game(app)
     latest: dict[str, list[str]] = {}  # recipient -> move links of their newest mail
+    boards: dict[int, str] = {}  # seat -> the board page it landed on after its last move
     seen = 0
     for _step in range(max_steps):
         new = mails(app, seen)
@@ -170,9 +218,18 @@ def play_by_mail(app, client, *, rng: random.Random, on_step=None, max_steps: in
         pending = g.pending()
         seat_rows = {r.seat: r for r in seats(app, game.id)}
         p = rng.choice(pending)
-        links = latest[seat_rows[p.seat].email]
-        r = confirm(client, rng.choice(links))
+        links = latest.get(seat_rows[p.seat].email, [])
+        owed = g.decision_id(p.seat)
+        links = [link for link in links if decision_of(link) == owed and playable(g, p.seat, link)]
+        if links:
+            r = confirm(client, rng.choice(links))
+        else:  # on the board since its own last move
+            buttons = board_moves(client.get(boards[p.seat]).text)
+            assert buttons and all(f["decision"] == owed for _a, f in buttons), "no board buttons for the decision"
+            action, fields = rng.choice(buttons)
+            r = client.post(action, data=fields)
         assert r.status_code == 303, r.text[-2000:]
+        boards[p.seat] = r.headers["Location"]
     raise AssertionError("game did not finish")
 
 

@@ -33,6 +33,7 @@ from tests.service.helpers import (
     move_links,
     new_game,
     only_game,
+    playable,
     post_form,
 )
 
@@ -121,7 +122,7 @@ def play_opening_by_links(app, client, game_id):
             return g
         seat = pend[0].seat
         email = {r.seat: r.email for r in rows(app, select(SeatRow).where(SeatRow.game_id == game_id))}[seat]
-        link = move_links(last_mail_to(app, email))[0]
+        link = next(p for p in move_links(last_mail_to(app, email)) if playable(g, seat, p))
         assert confirm(client, link).status_code == 303
     raise AssertionError("opening did not end")
 
@@ -306,11 +307,11 @@ def test_third_timeout_turns_the_seat_to_bot_play_and_a_post_turns_it_back(app, 
         sc = s.get(SeatClock, (game.id, 1))
         sc.bot_played, sc.consecutive_timeouts = True, 3
     first = next(m for m in mails(app) if m.to_addr == "bo@example.com" and move_links(m))
-    path, _q, version = move_links(first)[0].partition("?v=")
+    path, _q, decision = move_links(first)[0].partition("?d=")
     slug = path.rsplit("/", 1)[1]
     with app.test_request_context():  # the Confirm form Bo opened back then carries this token
-        form_token = tokens.move_form_token(path.split("/")[2], slug, int(version))
-    r = post_form(client, path, {"game": game.id, "seat": "1", "move": slug, "version": version,
+        form_token = tokens.move_form_token(path.split("/")[2], slug, decision)
+    r = post_form(client, path, {"game": game.id, "seat": "1", "move": slug, "decision": decision,
                                  "csrf_token": form_token}, page_path=board)
     assert r.status_code == 409 and "used up" in r.text
     assert not seat_clock(app, game.id, 1).bot_played
@@ -349,7 +350,7 @@ def test_vacation_from_the_board_page_pauses_the_deadlines(app, client):
     bo = seat_link(app, game.id, "bo@example.com")
     before = open_rows(app, game.id, 1)[0]
     page = client.get(bo)
-    assert 'action="' + bo + '/vacation"' in page.text and "14 left in this game" in page.text
+    assert 'action="' + bo + '/vacation"' in page.text and "Vacation days left in this game: 14 of 14." in page.text
     assert client.get(bo + "/vacation").status_code == 405  # never on GET
     r = post_form(client, bo + "/vacation", {"days": "3"}, page_path=bo)
     assert r.status_code == 303
@@ -372,7 +373,7 @@ def test_vacation_from_the_board_page_pauses_the_deadlines(app, client):
     # Ten days of vacation taken earlier in this game (as if they had passed): twelve more is too much.
     with app.app_context(), db.transaction(write=True) as s:
         s.get(SeatClock, (game.id, 1)).vacation_used_s = 10 * 86400
-    assert "4 left in this game" in client.get(bo).text
+    assert "Vacation days left in this game: 4 of 14." in client.get(bo).text
     r = post_form(client, bo + "/vacation", {"days": "12"}, page_path=bo)
     assert r.status_code == 400 and "At most 14 days of vacation per game; 4.0 days left." in r.text
     assert sweep(app, back.deadline_at + timedelta(seconds=1)).timeouts == 1

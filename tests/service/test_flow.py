@@ -20,8 +20,13 @@ def test_new_game_accept_and_play_to_the_end(app, client):
     h.accept_all(app, client)
     game = h.only_game(app)
     assert h.game_state(app, game.id)[2] == "active"
-    # subject fixed per game
-    assert {m.subject for m in h.mails(app) if m.to_addr != "x"} == {"SKYJO with Ann and Bo"}
+    # one subject per kind (issue 15.3); one thread per game and seat, whatever the subject
+    assert {m.subject for m in h.mails(app)} == {
+        "Invitation from Ann: SKYJO with Ann and Bo", "Your game is set up: SKYJO with Ann and Bo",
+        "Bo accepted the invitation · SKYJO with Ann and Bo", "Your turn · round 1 · SKYJO with Ann and Bo"}
+    # (the seat's first mail, its invitation or the host's "set up" mail, is the thread's root)
+    assert {(m.to_addr, m.headers.get("References", m.message_id).split("@")[0]) for m in h.mails(app)} == {
+        ("ann@example.com", f"<game-{game.id}-0"), ("bo@example.com", f"<game-{game.id}-1")}
     gid = h.play_by_mail(app, client, rng=random.Random(7))
     version, state, status = h.game_state(app, gid)
     assert status == "finished"
@@ -48,9 +53,11 @@ def test_turn_mail_content(app, client):
     turn = [m for m in h.mails(app) if h.move_links(m)]
     assert {m.to_addr for m in turn} == {"ann@example.com", "bo@example.com", "cy@example.com"}
     m = turn[0]
-    assert m.subject == "SKYJO with Ann, Bo and Cy"
-    # opening: one link per cell to reveal
+    assert m.subject == "Your turn · round 1 · SKYJO with Ann, Bo and Cy"
+    # opening: one link per cell to reveal in the HTML part; the text part names the cells and
+    # links the board once (issue 15.3)
     assert len(h.move_links(m)) == 12
+    assert not h.MOVE_LINK_RE.search(m.text_body) and "A1 B1 C1 D1 A2" in m.text_body
     for label in ("A", "B", "C", "D"):
         assert f">{label}</th>" in m.html_body
     assert "[  ]" in m.text_body and "Draw pile" in m.text_body

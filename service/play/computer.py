@@ -1,0 +1,106 @@
+"""Computer seats (issue 18): a seat the computer plays at a level (easy, normal, strong).
+
+* `bot_for(level)`: THE one place that maps a level to an engine bot's name;
+* `computer_name`: the seat's name, "Computer (strong)" or the host's name for it with the level;
+* `play_owed_decision`: the clock's handler for a computer seat's deadline row (`next_event`
+  "computer", due as soon as the decision is owed): the bot's decision through the one move path
+  (`moves.decide`), in the sweep's transaction, never in the request that made the move before.
+
+A computer seat has no address, gets no mail (`mail.compose.send` skips it, and its mail preference
+is "off"), is accepted at once, and is never shown as a person the game waits for
+(`clock.board_status` leaves it out).
+"""
+
+from __future__ import annotations
+
+from flask_babel import gettext as _
+from sqlmodel import Session
+
+import engine
+from engine.view import with_text
+from service.play import moves
+from service.play.lookups import load_engine_game, lock_game, seat_at
+from service.store.clock_models import Deadline
+from service.store.models import GameRow
+
+LEVELS = ("easy", "normal", "strong")
+# The engine bot of each level. "strong" falls back to "greedy" until a bot of that name is
+# registered in the engine (issue 18.2); "easy" plays random legal moves.
+LEVEL_BOTS = {"easy": "random", "normal": "greedy", "strong": "strong"}
+FALLBACK_BOT = "greedy"
+CIRCLE_LIMIT = 3  # the same position this often (engine.times_seen): the computer plays a random move
+MAX_STEPS = 6  # moves of one turn played in one go while nobody else owes a decision (draw, place, ...)
+NAME_MAX = 40
+
+
+def bot_for(level: str) -> str:
+    """The engine bot that plays a computer seat of `level` (the only level -> bot mapping)."""
+    name = LEVEL_BOTS.get(level, FALLBACK_BOT)
+    if name not in engine.bots.BOTS:  # not registered (yet): the greedy bot plays
+        return FALLBACK_BOT
+    return name
+
+
+def level_label(level: str) -> str:
+    return {"easy": _("easy"), "normal": _("normal"), "strong": _("strong")}.get(level, level)
+
+
+def computer_name(base: str, level: str, taken: set[str]) -> str:
+    """The seat's name: `base` (the host's name for it, else "Computer") with the level,
+    "Computer (strong)", numbered when another player has that name already ("Computer 2 (strong)").
+    `taken`: the other names, case-folded. A name that carries its level already keeps it (a rematch)."""
+    suffix = f" ({level_label(level)})"
+    base = (base or "").strip() or _("Computer")
+    if base.endswith(suffix):
+        base = base[: -len(suffix)].strip() or _("Computer")
+    base = base[: NAME_MAX - len(suffix) - 3]
+    name, n = base + suffix, 1
+    while name.casefold() in taken:
+        n += 1
+        name = f"{base} {n}{suffix}"
+    return name
+
+
+def _bot_move(g: engine.Game, seat: int, bot: str) -> str:
+    try:
+        return str(engine.bot_move(g, seat, bot))
+    except ValueError:  # a variant that does not know this bot's name: the greedy bot plays
+        if bot == FALLBACK_BOT:
+            raise
+        return str(engine.bot_move(g, seat, FALLBACK_BOT))
+
+
+def turn_of(g: engine.Game, seat: int, bot: str) -> tuple[list[str], list[dict]]:
+    """Play `seat`'s decision on `g` in place with `bot`, and go on while that seat alone owes a
+    decision (a drawn card is placed at once, an Action effect's choice follows): the moves' texts
+    and their events (with the sentences players read)."""
+    played: list[str] = []
+    events: list[dict] = []
+    for _step in range(MAX_STEPS):
+        move = _bot_move(g, seat, bot)
+        events.extend(with_text(e, g.names) for e in g.play(seat, move))
+        played.append(move)
+        if g.is_over or {p.seat for p in g.pending()} != {seat}:
+            break
+    return played, events
+
+
+def play_owed_decision(s: Session, d: Deadline) -> bool:
+    """The clock's handler for a computer seat's deadline row: the decision it owes, through the
+    one move path (`moves.decide`). The game row is locked first, so two sweeps that handle two
+    computer seats of one game at once take turns instead of one losing on the version. Returns
+    False when the decision is no longer owed (nothing is written)."""
+    lock_game(s, d.game_id)
+    game = s.get(GameRow, d.game_id, populate_existing=True)
+    if game is None or game.status != "active" or game.state is None:
+        return False
+    seat = seat_at(s, d.game_id, d.seat)
+    if seat is None or not seat.computer:
+        return False
+    g = load_engine_game(game)
+    if not any(p.seat == d.seat and p.kind == d.kind for p in g.pending()):
+        return False
+    # a position seen this often would come back for ever: a random move gets the game out of it
+    bot = "random" if engine.times_seen(g) >= CIRCLE_LIMIT else bot_for(seat.computer)
+    moves.decide(s, game, seat, game.version, lambda g: turn_of(g, d.seat, bot), g=g)
+    return True

@@ -1,0 +1,154 @@
+"""Seat pages and invitations (issue 15.7 and its smaller items): rematch invitations say what they
+are and the second Rematch click joins; a decline renames the game and tells the host; vacation days
+say what is left of what; the favicon; the board's totals say what they count."""
+
+from __future__ import annotations
+
+import random
+import re
+from datetime import timedelta
+
+from sqlmodel import select
+
+from service.render import board as render
+from service.store import db, tokens
+from service.store.models import GameRow, SeatRow
+from tests.service import helpers as h
+
+THREE = (("Ann", "ann@example.com"), ("Bo", "bo@example.com"), ("Cy", "cy@example.com"))
+
+
+def seat_path(app, game_id: str, pos: int) -> str:
+    with app.app_context():
+        return render.seat_path(tokens.seat_token(h.seats(app, game_id)[pos].token_salt))
+
+
+def finished_game(app, client, players=THREE) -> str:
+    status, _ = h.new_game(client, players=players)
+    assert status == 303
+    h.accept_all(app, client)
+    return h.play_by_mail(app, client, rng=random.Random(3))
+
+
+def test_rematch_invitation_says_it_is_a_rematch_and_the_second_click_joins(app, client):
+    gid = finished_game(app, client)
+    with app.app_context(), db.transaction(write=True) as s:
+        old_title = s.get(GameRow, gid).title
+        cy = s.exec(select(SeatRow).where(SeatRow.game_id == gid, SeatRow.email == "cy@example.com")).one()
+        cy.tz = "Africa/Johannesburg"
+    before = max(m.id for m in h.mails(app))
+    ann = seat_path(app, gid, 0)
+    first = h.post_form(client, ann + "/rematch", page_path=ann)
+    assert first.status_code == 303
+    assert "Invitations are on their way" in client.get(h.path_of(first.headers["Location"])).text
+    invitations = [m for m in h.mails(app, before) if "invites you" in m.text_body]
+    assert sorted(m.to_addr for m in invitations) == ["bo@example.com", "cy@example.com"]
+    for m in invitations:  # the mail says it is a rematch, of which game, and who plays
+        assert "Ann invites you to a rematch" in m.text_body
+        assert f"A rematch of “{old_title}”" in m.text_body and f"A rematch of “{old_title}”" in m.html_body
+        assert "Players: Ann, Bo, Cy" in m.text_body
+    bo_invite = next(p for p in h.links_of(invitations[0]) if re.fullmatch(r"/s/[A-Za-z0-9_-]+", p))
+    assert f"A rematch of “{old_title}”" in client.get(bo_invite).text
+
+    # Cy presses Rematch on the finished game's page: Cy joins Ann's rematch, keeps the zone, and
+    # is not told that invitations are on their way, nor asked to accept again
+    mark = max(m.id for m in h.mails(app))
+    cy_old = seat_path(app, gid, 2)
+    browser = app.test_client()
+    second = h.post_form(browser, cy_old + "/rematch", page_path=cy_old)
+    assert second.status_code == 303
+    page = browser.get(h.path_of(second.headers["Location"])).text
+    assert "You are in the rematch that was already started." in page
+    assert "Invitations are on their way" not in page and 'data-action="accept"' not in page
+    assert not [m for m in h.mails(app, mark) if "invites you" in m.text_body]  # no second round of invitations
+    with app.app_context(), db.transaction() as s:
+        rematch = s.get(GameRow, s.get(GameRow, gid).rematch_id)
+        seats = {r.email: r for r in s.exec(select(SeatRow).where(SeatRow.game_id == rematch.id))}
+    assert rematch.status == "inviting"  # Bo has not answered yet
+    assert seats["cy@example.com"].status == "accepted" and seats["cy@example.com"].tz == "Africa/Johannesburg"
+    assert seats["bo@example.com"].status == "invited"
+
+
+def test_a_declined_rematch_is_not_joined_by_pressing_rematch(app, client):
+    gid = finished_game(app, client, players=THREE[:2])
+    ann, bo_old = seat_path(app, gid, 0), seat_path(app, gid, 1)
+    assert h.post_form(client, ann + "/rematch", page_path=ann).status_code == 303
+    with app.app_context(), db.transaction() as s:
+        rematch_id = s.get(GameRow, gid).rematch_id
+    bo_new = seat_path(app, rematch_id, 1)
+    browser = app.test_client()
+    assert h.post_form(browser, bo_new + "/decline", page_path=bo_new).status_code == 303
+    again = h.post_form(browser, bo_old + "/rematch", page_path=bo_old)
+    assert again.status_code == 409 and "You declined the rematch." in again.text
+
+
+def test_decline_renames_the_game_and_tells_the_host(app, client):
+    status, _ = h.new_game(client, players=THREE)
+    assert status == 303
+    game = h.only_game(app)
+    assert game.title == "SKYJO with Ann, Bo and Cy"
+    mark = max(m.id for m in h.mails(app))
+    bo = seat_path(app, game.id, 1)
+    assert h.post_form(client, bo + "/decline", page_path=bo).status_code == 303
+    game = h.only_game(app)
+    assert game.status == "inviting" and game.title == "SKYJO with Ann and Cy"
+    told = [m for m in h.mails(app, mark) if m.to_addr == "ann@example.com"]
+    assert len(told) == 1 and "Bo declined the invitation." in told[0].text_body
+    assert told[0].subject.endswith("SKYJO with Ann and Cy")
+    page = client.get(seat_path(app, game.id, 0)).text
+    assert "<h1>SKYJO with Ann and Cy</h1>" in page
+
+
+def _running(app, client) -> tuple[str, str]:
+    status, _ = h.new_game(client, players=THREE[:2], target=100)
+    assert status == 303
+    h.accept_all(app, client)
+    game = h.only_game(app)
+    assert game.status == "active"
+    return game.id, seat_path(app, game.id, 1)
+
+
+def test_vacation_days_say_what_is_left_of_what(app, client):
+    _gid, bo = _running(app, client)
+    page = client.get(bo).text
+    assert "Vacation days left in this game: 14 of 14." in page
+    assert "Pause my deadlines for this many days (up to 14):" in page
+    assert h.post_form(client, bo + "/vacation", {"days": "3"}, page_path=bo).status_code == 303
+    page = client.get(bo).text
+    # three of the fourteen days are booked; a new vacation from now replaces the current one
+    assert "Vacation days left in this game: 11 of 14." in page
+    assert "You are on vacation until" in page
+    assert "pause my deadlines from now on for this many days (up to 13;" in page
+    assert 'max="13"' in page and "13 left" not in page
+    assert h.post_form(client, bo + "/vacation", {"days": "13"}, page_path=bo).status_code == 303
+    page = client.get(bo).text
+    # the new vacation replaced the first one (its unused days came back): 13 of 14 are booked
+    assert "Vacation days left in this game: 1 of 14." in page and "I am back" in page
+
+
+def test_vacation_days_after_an_ended_vacation(app, client):
+    from service.clock import core as clock
+
+    gid, bo = _running(app, client)
+    with app.app_context(), db.transaction(write=True) as s:
+        now = clock.utcnow()
+        clock.set_vacation(s, gid, 1, now - timedelta(days=2) + timedelta(days=5), now - timedelta(days=2))
+        clock.end_vacation(s, gid, 1, now)  # two days used, three given back
+    page = client.get(bo).text
+    assert "Vacation days left in this game: 12 of 14." in page
+    assert "Pause my deadlines for this many days (up to 12):" in page
+
+
+def test_favicon_is_served_and_linked(client):
+    icon = client.get("/favicon.ico")
+    assert icon.status_code == 200 and icon.mimetype == "image/svg+xml"
+    assert icon.text.startswith("<svg") and "<script" not in icon.text
+    assert '<link rel="icon" href="/favicon.ico"' in client.get("/").text
+    assert '<link rel="icon" href="/favicon.ico"' in client.get("/new").text
+
+
+def test_board_totals_say_what_they_count(app, client):
+    _gid, bo = _running(app, client)
+    page = client.get(bo).text
+    assert re.search(r"Game total -?\d+ · face-up cards add up to -?\d+", page)
+    assert "showing" not in page
