@@ -16,7 +16,8 @@ from datetime import datetime
 from flask import current_app, has_app_context, render_template
 from flask_babel import gettext as _
 
-from service.i18n import speaking
+from service.i18n import current, speaking
+from service.play.reply_words import in_words_of
 from service.render import board as render
 from service.render.clock_text import clock_lines
 from service.render.events import with_texts
@@ -72,8 +73,9 @@ def _render(template: str, ctx: dict) -> tuple[str, str]:
     if "clock" in ctx:
         ctx.update(clock_lines(ctx.pop("clock")))
     asks = ctx.pop("asks", False)
-    ctx.update(base_url=base, reply_help=command_help() if asks else None,
-               reply_box=render.reply_examples(ctx.get("view")) if asks else [])
+    # the reply examples in the reader's words (`reply_words` reads them back)
+    box = [{**ex, "text": in_words_of(ex["text"], current())} for ex in render.reply_examples(ctx.get("view"))]
+    ctx.update(base_url=base, reply_help=command_help() if asks else None, reply_box=box if asks else [])
     if token is not None:
         ctx.update(token=token, seat_url=base + render.seat_path(token), prefs_url=f"{base}/s/{token}/prefs")
     return render_template(f"mail/{template}.txt", **ctx), render_template(f"mail/{template}.html", **ctx)

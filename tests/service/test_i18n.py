@@ -198,9 +198,14 @@ def test_each_seats_mails_are_in_its_own_language(app, client) -> None:
     mails = h.mails(app)
     by = {addr: [m for m in mails if m.to_addr == addr] for addr in ("ann@example.com", "bo@example.com",
                                                                     "cy@example.com")}
-    assert all(m.subject.startswith("SKYJO with Ann, Bo and Cy") for m in by["ann@example.com"])
-    assert all(m.subject == "SKYJO med Ann, Bo och Cy" for m in by["bo@example.com"])
-    assert all(m.subject == "SKYJO mit Ann, Bo und Cy" for m in by["cy@example.com"])
+    # every subject says its kind (mail/subjects.py) and names the game, in the recipient's language
+    assert all(m.subject.endswith("SKYJO with Ann, Bo and Cy") for m in by["ann@example.com"])
+    assert all(m.subject.endswith("SKYJO med Ann, Bo och Cy") for m in by["bo@example.com"])
+    assert all(m.subject.endswith("SKYJO mit Ann, Bo und Cy") for m in by["cy@example.com"])
+    assert {m.subject for m in by["bo@example.com"] if m.template == "invitation"} == {
+        "Inbjudan från Ann: SKYJO med Ann, Bo och Cy"}
+    assert {m.subject for m in by["cy@example.com"] if m.template == "turn"} <= {
+        "Du bist dran · Runde 1 · SKYJO mit Ann, Bo und Cy"}
     invitation_bo = next(m for m in by["bo@example.com"] if m.template == "invitation")
     assert "Tacka ja eller nej" in invitation_bo.text_body
     turn_cy = next(m for m in by["cy@example.com"] if m.template == "turn")

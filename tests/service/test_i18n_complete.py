@@ -58,6 +58,7 @@ def _english_words() -> dict[str, set[str]]:
 
 def _visible_text(html_or_text: str) -> str:
     t = re.sub(r"<(style|script)\b.*?</\1>", " ", html_or_text, flags=re.S | re.I)
+    t = re.sub(r"<select id=\"tz\".*?</select>", " ", t, flags=re.S)  # time zones: places, named as they are
     t = re.sub(r"<[^>]+>", " ", t)
     t = re.sub(r"https?://\S+", " ", t)
     t = re.sub(r"\b[A-Z][a-z]+/[A-Za-z_/+-]+", " ", t)  # time zone names (America/Swift_Current)
