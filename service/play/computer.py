@@ -1,6 +1,6 @@
 """Computer seats (issue 18): a seat the computer plays at a level (easy, normal, strong).
 
-* `bot_for(level)`: THE one place that maps a level to an engine bot's name;
+* `bot_for(level)`: the engine bot of a level (`engine.bot_for_level`);
 * `computer_name`: the seat's name, "Computer (strong)" or the host's name for it with the level;
 * `play_owed_decision`: the clock's handler for a computer seat's deadline row (`next_event`
   "computer", due as soon as the decision is owed): the bot's decision through the one move path
@@ -23,22 +23,16 @@ from service.play.lookups import load_engine_game, lock_game, seat_at
 from service.store.clock_models import Deadline
 from service.store.models import GameRow
 
-LEVELS = ("easy", "normal", "strong")
-# The engine bot of each level. "strong" falls back to "greedy" until a bot of that name is
-# registered in the engine (issue 18.2); "easy" plays random legal moves.
-LEVEL_BOTS = {"easy": "random", "normal": "greedy", "strong": "strong"}
-FALLBACK_BOT = "greedy"
+LEVELS = tuple(engine.LEVELS)  # easy, normal, strong: the engine maps each to its bot
 CIRCLE_LIMIT = 3  # the same position this often (engine.times_seen): the computer plays a random move
 MAX_STEPS = 6  # moves of one turn played in one go while nobody else owes a decision (draw, place, ...)
 NAME_MAX = 40
 
 
 def bot_for(level: str) -> str:
-    """The engine bot that plays a computer seat of `level` (the only level -> bot mapping)."""
-    name = LEVEL_BOTS.get(level, FALLBACK_BOT)
-    if name not in engine.bots.BOTS:  # not registered (yet): the greedy bot plays
-        return FALLBACK_BOT
-    return name
+    """The engine bot that plays a computer seat of `level` (the engine's one level -> bot mapping,
+    `engine.bot_for_level`: easy -> "easy", normal -> "greedy", strong -> "strong")."""
+    return engine.bot_for_level(level)
 
 
 def level_label(level: str) -> str:
@@ -61,15 +55,6 @@ def computer_name(base: str, level: str, taken: set[str]) -> str:
     return name
 
 
-def _bot_move(g: engine.Game, seat: int, bot: str) -> str:
-    try:
-        return str(engine.bot_move(g, seat, bot))
-    except ValueError:  # a variant that does not know this bot's name: the greedy bot plays
-        if bot == FALLBACK_BOT:
-            raise
-        return str(engine.bot_move(g, seat, FALLBACK_BOT))
-
-
 def turn_of(g: engine.Game, seat: int, bot: str) -> tuple[list[str], list[dict]]:
     """Play `seat`'s decision on `g` in place with `bot`, and go on while that seat alone owes a
     decision (a drawn card is placed at once, an Action effect's choice follows): the moves' texts
@@ -77,7 +62,7 @@ def turn_of(g: engine.Game, seat: int, bot: str) -> tuple[list[str], list[dict]]
     played: list[str] = []
     events: list[dict] = []
     for _step in range(MAX_STEPS):
-        move = _bot_move(g, seat, bot)
+        move = str(engine.bot_move(g, seat, bot))
         events.extend(with_text(e, g.names) for e in g.play(seat, move))
         played.append(move)
         if g.is_over or {p.seat for p in g.pending()} != {seat}:

@@ -1,7 +1,7 @@
 """The clock's handlers in the service (`ServiceClockHandlers`, injected into `clock.tick` by the
 scheduler through `app.extensions["clock_handlers"]`, which `create_app` sets):
 
-* `on_timeout`: the greedy bot's decision for the late seat, through the one move path
+* `on_timeout`: the strong bot's decision for the late seat, through the one move path
   (`moves.play` with the seat's own token and the deadline's version: the usual checks apply);
   after a bot `draw` it also places the card;
 * `on_computer`: the decision a computer seat owes (issue 18, `play.computer`), through the one
@@ -32,7 +32,7 @@ from service.store import tokens
 from service.store.clock_models import Deadline, SeatClock
 from service.store.models import GameRow
 
-BOT = "greedy"
+BOT = "strong"  # the timeout bot (issue 18.2): decides from the late seat's view only
 CIRCLE_LIMIT = 3  # the same position this often: the computer stops playing (engine.times_seen)
 
 

@@ -90,12 +90,12 @@ def play_from_the_humans_mails(app, client, game_id, *, rng, check=None, max_ste
 # creation
 
 
-def test_level_to_bot_is_one_mapping_and_strong_falls_back_until_registered():
-    assert computer.bot_for("normal") == "greedy"
-    assert computer.bot_for("easy") == "random"
-    expected = "strong" if "strong" in engine.bots.BOTS else "greedy"
-    assert computer.bot_for("strong") == expected
-    assert computer.bot_for("nonsense") == "greedy"
+def test_level_to_bot_is_the_engines_one_mapping():
+    """Issue 18.2: easy is the greedy bot with mistakes, normal the greedy bot, strong the strong bot."""
+    assert [computer.bot_for(x) for x in ("easy", "normal", "strong")] == ["easy", "greedy", "strong"]
+    assert computer.LEVELS == ("easy", "normal", "strong")
+    with pytest.raises(ValueError):
+        computer.bot_for("nonsense")
 
 
 def test_create_with_computer_seats_deals_at_once_and_mails_only_the_person(app):
