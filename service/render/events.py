@@ -1,7 +1,7 @@
 """The public events of a move in the reader's language (issue 17). The engine describes each
 event in English (`engine.view.describe`, the `text` of an event); this says the same from the
-event's fields in the current locale. An event type this table does not know (SKYJO Action's own,
-for now) keeps the engine's English text."""
+event's fields in the current locale (SKYJO Action's own types: `action_events`). An event type
+neither table knows keeps the engine's English text."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from typing import Any
 from flask_babel import gettext as _
 
 from service.i18n import joined_names
+from service.render.action_events import action_event_text
 
 
 def _card(v: Any) -> str:
@@ -69,8 +70,11 @@ def event_text(event: dict, names: list[str]) -> str:
     """`event` as a sentence in the current language (the engine's English `text` for a type not
     in EVENTS, or when its fields are not what this table expects)."""
     say = EVENTS.get(event.get("type", ""))
-    if say is None:
-        return event.get("text", "")
+    if say is None:  # SKYJO Action's own types (the rest keep the engine's English)
+        try:
+            return action_event_text(event, names) or event.get("text", "")
+        except (KeyError, IndexError, TypeError):
+            return event.get("text", "")
     seat = event.get("seat")
     who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else ""
     try:

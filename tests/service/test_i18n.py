@@ -282,6 +282,34 @@ def test_event_sentences_say_in_english_what_the_engine_says_and_are_translated(
             "game_over"} <= seen <= set(EVENTS)
 
 
+def test_a11_skyjo_action_events_in_english_are_the_engines_and_translated_in_every_language(app) -> None:
+    """SKYJO Action's own event types (A4-A11) over whole bot games: the service's English sentence
+    is the engine's (`engine.action.text`), and each other language says something else."""
+    from engine.bots import bot_move
+    from service.render.action_events import ACTION_EVENTS
+    from service.render.events import event_text
+
+    seen: set[str] = set()
+    for seed in range(4):
+        g = engine.new_game(["Ann", "Bo", "Cy"], variant="action", seed=f"i18n-action-{seed}",
+                            options={"target_score": 60})
+        rng = __import__("random").Random(seed)
+        while not g.is_over:
+            p = g.pending()[0].seat
+            g.play(p, bot_move(g, p, "random", rng))
+        for e in engine.view(g, None)["log"]:
+            if e["type"] not in ACTION_EVENTS:
+                continue
+            seen.add(e["type"])
+            with app.app_context():
+                with force_locale("en"):
+                    assert event_text(e, g.names) == e["text"], e
+                for lang in i18n.TRANSLATED:
+                    with force_locale(lang):
+                        assert event_text(e, g.names) != e["text"], (lang, e)
+    assert {"take_action", "play_action", "star_trigger"} <= seen
+
+
 def test_the_english_reply_help_is_the_engines_command_help(app) -> None:
     from engine.plans import COMMAND_HELP
 
