@@ -71,6 +71,23 @@ def test_an_unknown_code_is_shown_in_the_engines_english(app) -> None:
         assert say(engine.errors.OptionError("bad options")) == "bad options"
 
 
+def test_a_skyjo_action_refusal_without_a_code_in_a_classic_codes_english_is_translated(app) -> None:
+    """SKYJO Action's engine raises some refusals without a code, in a classic code's English
+    (A4: in the opening, first reveal): said as that code; English unchanged; an Action-only text
+    stays English."""
+    g = engine.new_game(["Ann", "Bo"], variant="action", seed="i18n-refusal")
+    with pytest.raises(engine.IllegalMove) as refused:
+        g.play(0, "draw")
+    with app.app_context():
+        with force_locale("en"):
+            assert say(refused.value) == str(refused.value)
+        with force_locale("sv"):
+            assert say(refused.value) == say(engine.IllegalMove.of("reveal_first"))
+            assert say(refused.value) != str(refused.value)
+            assert say(engine.IllegalMove("C3 has been removed")) == say(engine.IllegalMove.of("removed", cell="C3"))
+            assert say(engine.IllegalMove("swap-own needs two different cells")) == "swap-own needs two different cells"
+
+
 # ------------------------------------------------------------------------------ a seat's language
 def _langs(app) -> dict[str, str]:
     with app.app_context():
