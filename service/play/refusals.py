@@ -16,6 +16,7 @@ from flask_babel import gettext as _
 
 from engine.errors import TEXTS, EngineError
 from service.i18n import current
+from service.play.action_refusals import say_action
 from service.play.reply_words import in_words_of
 
 # code -> its text in the current language; params as in engine.errors.TEXTS (a `!r` field
@@ -155,5 +156,5 @@ def say(exc: Exception) -> str:
     code, params = _coded(exc)
     text = REFUSALS.get(code) if code else None
     if text is None:
-        return str(exc)
+        return say_action(str(exc)) or str(exc)
     return text(**params_for(code, params))
