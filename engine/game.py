@@ -257,7 +257,7 @@ class Game(RoundsMixin, ScoringMixin):
             move = self.parse_move(move)
         code = move if isinstance(move, int) else move.code
         if not isinstance(seat, int) or not 0 <= seat < self.n:
-            raise IllegalMove(f"there is no seat {seat} in this game")
+            raise IllegalMove.of("no_such_seat", seat=seat)
         return self.play_code(seat, code)
 
     def play_code(self, seat: int, code: int) -> list[dict[str, Any]]:
@@ -280,30 +280,28 @@ class Game(RoundsMixin, ScoringMixin):
         elif phase == OPENING or phase == TIE_REVEAL:
             self._play_reveal(seat, kind, cell, events)
         else:
-            raise IllegalMove("the game is over")
+            raise IllegalMove.of("game_over")
 
     def _not_your_turn(self, seat: int) -> IllegalMove:
         """The refusal of a move out of turn; the closer is told why it has no turn left (C9)."""
         who = self.names[self.turn]
         if seat == self.closer:
-            return IllegalMove(
-                f"you closed the round: everyone else plays once more, you do not; it is {who}'s turn"
-            )
-        return IllegalMove(f"it is {who}'s turn, not yours")
+            return IllegalMove.of("closer_no_turn", who=who)
+        return IllegalMove.of("not_your_turn", who=who)
 
     def _play_reveal(self, seat: int, kind: int, cell: int, events: list[dict[str, Any]]) -> None:
         if self.phase == OPENING:
             if seat not in self.active:
-                raise IllegalMove("you are not playing in this round")
+                raise IllegalMove.of("not_in_round")
             if self.revealed[seat] >= OPENING_REVEALS:
-                raise IllegalMove("you have revealed your two cards; wait for the others")
+                raise IllegalMove.of("opening_done")
         elif seat not in self.tie_owed:
-            raise IllegalMove("only the players tied for the start reveal another card now")
+            raise IllegalMove.of("tie_reveal_only")
         if kind != REVEAL:
-            raise IllegalMove("first reveal your cards: say reveal and a cell, like reveal B2")
+            raise IllegalMove.of("reveal_first")
         f = self.face[seat]
         if f[cell] != DOWN:
-            raise IllegalMove(f"{CELL_NAMES[cell]} is already face-up")
+            raise IllegalMove.of("face_up", cell=CELL_NAMES[cell])
         f[cell] = UP
         self.down[seat] -= 1
         value = self.vals[seat][cell]
@@ -323,15 +321,12 @@ class Game(RoundsMixin, ScoringMixin):
         stage = self.stage
         if kind == DRAW or kind == TAKE:
             if stage != STAGE_TURN:
-                raise IllegalMove(
-                    "you already have a card in hand: swap it into your grid"
-                    + (" or discard it and flip a card" if stage == STAGE_DRAWN else "")
-                )
+                raise IllegalMove.of("card_in_hand_drawn" if stage == STAGE_DRAWN else "card_in_hand")
             if kind == DRAW:
                 if not self.draw:
                     self._reshuffle(events)  # C11
                     if not self.draw:
-                        raise IllegalMove("the draw pile is empty; take the discard top")
+                        raise IllegalMove.of("draw_pile_empty")
                 self.held = self.draw.pop()
                 self.stage = STAGE_DRAWN
                 events.append({"type": "draw", "seat": seat})
@@ -341,14 +336,14 @@ class Game(RoundsMixin, ScoringMixin):
                 events.append({"type": "take", "seat": seat, "value": self.held})
             return
         if kind == REVEAL:
-            raise IllegalMove("the opening is over: draw, take, swap or flip")
+            raise IllegalMove.of("opening_over")
         if stage == STAGE_TURN:
-            raise IllegalMove("first draw from the draw pile or take the discard top")
+            raise IllegalMove.of("draw_first")
         f = self.face[seat]
         held = self.held
         if kind == SWAP:
             if f[cell] == GONE:
-                raise IllegalMove(f"{CELL_NAMES[cell]} has been removed")
+                raise IllegalMove.of("removed", cell=CELL_NAMES[cell])
             row = self.vals[seat]
             old = row[cell]
             row[cell] = held
@@ -368,13 +363,9 @@ class Game(RoundsMixin, ScoringMixin):
             )
         else:  # FLIP
             if stage == STAGE_TAKEN:
-                raise IllegalMove("you must place the card you took from the discard pile: swap it")
+                raise IllegalMove.of("must_swap_taken")
             if f[cell] != DOWN:
-                raise IllegalMove(
-                    f"{CELL_NAMES[cell]} is already face-up"
-                    if f[cell] == UP
-                    else f"{CELL_NAMES[cell]} has been removed"
-                )
+                raise IllegalMove.of("face_up" if f[cell] == UP else "removed", cell=CELL_NAMES[cell])
             self.discard.append(held)
             f[cell] = UP
             self.down[seat] -= 1

@@ -36,9 +36,7 @@ def parse_cell(text: str) -> int:
     try:
         return CELL_INDEX[t]
     except KeyError:
-        raise MoveParseError(
-            f"{text.strip().upper()!r} is not a cell: use a column A-D and a row 1-3, like B2"
-        ) from None
+        raise MoveParseError.of("not_a_cell", text=text.strip().upper()) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,18 +82,18 @@ def parse_move(text: str) -> Move:
     """Parse a classic move's text form, case-insensitive: `reveal B2`, `draw`, `take`, `swap C1`,
     `flip D3`. Raises MoveParseError with a readable message."""
     if not isinstance(text, str):
-        raise MoveParseError("a move must be text")
+        raise MoveParseError.of("move_not_text")
     words = _SPACES.split(text.strip().lower())
     if not words or not words[0]:
-        raise MoveParseError("empty move: say reveal B2, draw, take, swap C1 or flip D3")
+        raise MoveParseError.of("empty_move")
     kind = _SYNONYMS.get(words[0], words[0])
     if kind not in KIND_CODES:
-        raise MoveParseError(f"unknown move {words[0]!r}: say reveal B2, draw, take, swap C1 or flip D3")
+        raise MoveParseError.of("unknown_move", word=words[0])
     code = KIND_CODES[kind]
     if code in _WITH_CELL:
         if len(words) != 2:
-            raise MoveParseError(f"{kind} needs one cell, like '{kind} B2'")
+            raise MoveParseError.of("needs_cell", kind=kind)
         return MOVE_BY_CODE[code << 4 | parse_cell(words[1])]
     if len(words) != 1:
-        raise MoveParseError(f"{kind} takes no cell; say just '{kind}'")
+        raise MoveParseError.of("takes_no_cell", kind=kind)
     return MOVE_BY_CODE[code << 4]

@@ -94,6 +94,7 @@ def create_app(config: dict | None = None) -> Flask:
     elif not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _dev_secret(app.instance_path)
 
+    from service import i18n
     from service.clock import scheduler
     from service.play import reply_service, timeouts
     from service.store import db
@@ -109,7 +110,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.extensions.setdefault(scheduler.REPLY_POLLER_KEY, reply_service.poll_imap_once)
     csrf.init_app(app)
     ratelimit.init_app(app)
-    babel.init_app(app)
+    i18n.init_app(app, babel)  # catalogues compiled when stale; a seat's language, else the browser's
     app.register_blueprint(web.bp)
     for endpoint in web.OWN_TOKEN_ENDPOINTS:  # a Confirm form carries its own token (see web.routes)
         csrf.exempt(app.view_functions[endpoint])

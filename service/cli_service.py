@@ -211,3 +211,7 @@ def add_commands(subparsers) -> None:
     exp.set_defaults(func=cmd_export)
 
     add_inbound_command(subparsers)  # `inbound-smtp`: reply mails play turns
+
+    from service import cli_i18n
+
+    cli_i18n.add_command(subparsers)  # `i18n update|compile|check`: the catalogues in translations/

@@ -121,7 +121,7 @@ _COND_PATTERNS: list[tuple[re.Pattern[str], Any]] = [
 def _range(a: str, b: str) -> Condition:
     lo, hi = int(a), int(b)
     if lo > hi:
-        raise MoveParseError(f"'between {lo} and {hi}' is empty: put the smaller number first")
+        raise MoveParseError.of("between_empty", lo=lo, hi=hi)
     return Condition(lo, hi)
 
 
@@ -130,7 +130,7 @@ def parse_condition(text: str) -> Condition:
     found = split_words(clean(text))
     cond = condition_of([w.lower() for w in found])
     if cond is None:
-        raise MoveParseError(f"I don't understand the condition {text.strip()!r}: {CONDITION_HELP}")
+        raise MoveParseError.of("condition_unknown", text=text.strip(), help=CONDITION_HELP)
     return cond
 
 

@@ -53,14 +53,14 @@ class _Segmenter:
             except MoveParseError as e:
                 self.cache[text] = e
             except (ValueError, TypeError, KeyError, IndexError) as e:  # a variant parser's slip
-                self.cache[text] = MoveParseError(f"{text!r} is not a move ({e})")
+                self.cache[text] = MoveParseError.of("not_a_move", text=text, why=e)
         return self.cache[text]
 
     def moves(self, words: list[str]) -> tuple[Any, ...]:
         """Exactly one way to read `words` as moves, or MoveParseError."""
         n = len(words)
         if n == 0:
-            raise MoveParseError("a move is missing")
+            raise MoveParseError.of("move_missing")
         # ways[i] = list of move sequences reading words[i:] (at most 2 kept: we need uniqueness)
         ways: list[list[tuple[Any, ...]]] = [[] for _ in range(n + 1)]
         ways[n] = [()]
@@ -88,7 +88,7 @@ class _Segmenter:
         text = " ".join(words)
         if len(ways[0]) > 1:
             a, b = (", ".join(m.text() for m in w) for w in ways[0])
-            raise MoveParseError(f"{text!r} can be read as '{a}' or as '{b}': separate the moves with commas")
+            raise MoveParseError.of("ambiguous_moves", text=text, a=a, b=b)
         raise self._why(words)
 
     def _why(self, words: list[str]) -> MoveParseError:
@@ -111,7 +111,7 @@ class _Segmenter:
         err = self.parse(rest)
         if isinstance(err, MoveParseError):
             return err
-        return MoveParseError(f"I can't read {' '.join(words)!r} as moves")
+        return MoveParseError.of("unreadable_moves", text=" ".join(words))
 
 
 @dataclass
@@ -135,11 +135,9 @@ def parse_plan(game: Game, seat: int, text: str) -> Plan:
 def read_plan(game: Game, text: str) -> Plan:
     """The grammar alone (uses the state only to know the variant's moves and deck)."""
     if not isinstance(text, str):
-        raise MoveParseError("a plan must be text")
+        raise MoveParseError.of("plan_not_text")
     if len(text) > MAX_PLAN_CHARS:
-        raise MoveParseError(
-            f"that is too long for one turn ({len(text)} characters; at most {MAX_PLAN_CHARS})"
-        )
+        raise MoveParseError.of("plan_too_long", length=len(text), limit=MAX_PLAN_CHARS)
     seg = _Segmenter(game)
     parts = [split_words(p) for p in _SEPARATORS.split(clean(text))]
     clauses: list[_Clause] = []
@@ -159,7 +157,7 @@ def read_plan(game: Game, text: str) -> Plan:
                         words = words[1:]
                 clauses.append(_Clause("moves", words))
     if not clauses:
-        raise MoveParseError("no move found: say e.g. 'draw swap B2' or 'take swap C1'")
+        raise MoveParseError.of("no_move_found")
     # `if 4 or less, swap B2`: a condition alone takes the moves part that follows it
     merged: list[_Clause] = []
     for c in clauses:
@@ -178,30 +176,24 @@ def read_plan(game: Game, text: str) -> Plan:
     for c in merged:
         if c.kind == "moves":
             if branches:
-                raise MoveParseError(
-                    f"{' '.join(c.words)!r} follows the conditions: start it with 'if …' or 'else', "
-                    "or put it before the conditions"
-                )
+                raise MoveParseError.of("after_conditions", text=" ".join(c.words))
             head_moves.extend(seg.moves(c.words))
             continue
         if seen_else:
-            raise MoveParseError("nothing may follow the 'else' part: it must come last")
+            raise MoveParseError.of("else_last")
         if not head_moves:
-            raise MoveParseError(
-                "a condition needs a card to test: start with 'draw', e.g. "
-                "'draw: if 4 or less swap B2, else flip C3'"
-            )
+            raise MoveParseError.of("condition_needs_draw")
         if c.kind == "else":
             if not branches:
-                raise MoveParseError("'else' without an 'if' before it")
+                raise MoveParseError.of("else_without_if")
             if not c.words:
-                raise MoveParseError("'else' needs a move, e.g. 'else flip C3'")
+                raise MoveParseError.of("else_needs_move")
             branches.append(Branch(None, seg.moves(c.words)))
             seen_else = True
         else:
             branches.append(_if_branch(seg, c.words))
     if not head_moves:
-        raise MoveParseError("no move found: say e.g. 'draw swap B2' or 'take swap C1'")
+        raise MoveParseError.of("no_move_found")
     plan = Plan(tuple(head_moves), tuple(branches))
     if branches:
         check_branches(game, plan)
@@ -211,9 +203,7 @@ def read_plan(game: Game, text: str) -> Plan:
 def _if_branch(seg: _Segmenter, words: list[str]) -> Branch:
     lower = [w.lower() for w in words]
     if not words:
-        raise MoveParseError(
-            f"'if' needs a condition and a move, e.g. 'if 4 or less swap B2'; {CONDITION_HELP}"
-        )
+        raise MoveParseError.of("if_needs_condition", help=CONDITION_HELP)
     found: list[Branch] = []
     last_error: MoveParseError | None = None
     for k in range(1, len(words) + 1):
@@ -224,9 +214,7 @@ def _if_branch(seg: _Segmenter, words: list[str]) -> Branch:
         if rest and rest[0].lower() in ("then", "do"):
             rest = rest[1:]
         if not rest:
-            last_error = MoveParseError(
-                f"'if {' '.join(words)}' needs a move after the condition, e.g. 'if 4 or less swap B2'"
-            )
+            last_error = MoveParseError.of("if_needs_move", text=" ".join(words))
             continue
         try:
             found.append(Branch(cond, seg.moves(rest)))
@@ -235,10 +223,7 @@ def _if_branch(seg: _Segmenter, words: list[str]) -> Branch:
     if len(found) == 1:
         return found[0]
     if len(found) > 1:
-        raise MoveParseError(
-            f"'if {' '.join(words)}' can be read in more than one way: "
-            "put 'then' between the condition and the move"
-        )
+        raise MoveParseError.of("if_ambiguous", text=" ".join(words))
     if last_error is not None:
         raise last_error
-    raise MoveParseError(f"I don't understand the condition in 'if {' '.join(words)}': {CONDITION_HELP}")
+    raise MoveParseError.of("if_condition_unknown", text=" ".join(words), help=CONDITION_HELP)

@@ -113,9 +113,7 @@ class Plan:
             if b.condition is None or b.condition.matches(card):
                 return b
         # validate_plan guarantees coverage of the deck (and the card is not named: no peeking)
-        raise IllegalMove(
-            "your plan does not say what to do with every card you may draw: add an 'else' part"
-        )
+        raise IllegalMove.of("plan_uncovered")
 
     def apply(self, game: Game, seat: int) -> PlanSteps:
         """Play the plan for `seat` on `game` in place; return the moves played with their events,
@@ -152,23 +150,12 @@ def _owes(game: Game, seat: int) -> bool:
 
 def _play_step(game: Game, seat: int, i: int, move: Any, label: str = "") -> list[dict[str, Any]]:
     if not _owes(game, seat):
-        raise IllegalMove(
-            label
-            + _step(
-                i,
-                move,
-                "you have no decision to make at this point"
-                + (" (the game is over)" if game.is_over else ""),
-            )
-        )
+        raise IllegalMove.of("step_no_decision_over" if game.is_over else "step_no_decision",
+                             label=label, step=i, move=move.text())
     try:
         return game.play(seat, move)
     except EngineError as e:
-        raise IllegalMove(label + _step(i, move, str(e))) from None
-
-
-def _step(i: int, move: Any, message: str) -> str:
-    return f"move {i} ({move.text()}): {message}"
+        raise IllegalMove.of("step_refused", label=label, step=i, move=move.text(), reason=e) from None
 
 
 def _copy(game: Game) -> Game:
@@ -178,7 +165,7 @@ def _copy(game: Game) -> Game:
 def _drawn_card(game: Game, seat: int) -> Any:
     held = view(game, seat).get("held")
     if not held or held.get("seat") != seat or held.get("value") is None:
-        raise IllegalMove("you hold no drawn card to test the conditions on")
+        raise IllegalMove.of("no_drawn_card")
     return held["value"]
 
 
@@ -194,11 +181,11 @@ def validate_plan(game: Game, seat: int, plan: Plan) -> Stop | None:
     what comes next (C5's start; A3's two reveals done); the move after that reveal is where the
     plan stops."""
     if not isinstance(seat, int) or not 0 <= seat < len(game.names):
-        raise IllegalMove(f"there is no seat {seat} in this game")
+        raise IllegalMove.of("no_such_seat", seat=seat)
     if game.is_over:
-        raise IllegalMove("the game is over")
+        raise IllegalMove.of("game_over")
     if not _owes(game, seat):
-        raise IllegalMove("it is not your turn: you have no decision to make now")
+        raise IllegalMove.of("plan_not_your_turn")
     if plan.branches:
         check_branches(game, plan)
     trial = _copy(game)
@@ -235,16 +222,7 @@ def _check_moves(game: Game, seat: int, moves: Sequence[Any], start: int, label:
 def _check_follows(game: Game, prev: Any, move: Any, i: int, label: str) -> None:
     """No peeking: after a move that turned up a card only the next opening reveal may come (C4, A3)."""
     if not chains_reveal(game, prev, move):
-        raise IllegalMove(
-            label
-            + _step(
-                i,
-                move,
-                f"your reply must end with '{prev.text()}': it turns up a card you had not seen, "
-                "and what may follow depends on it. Send the next moves in another reply, after "
-                "you have seen the result",
-            )
-        )
+        raise IllegalMove.of("must_end_with", label=label, step=i, move=move.text(), last=prev.text())
 
 
 def deck_values(game: Game) -> list[Any]:
@@ -261,32 +239,24 @@ def deck_values(game: Game) -> list[Any]:
 
 def check_branches(game: Game, plan: Plan) -> None:
     if plan.moves[-1].text().lower() != "draw":
-        raise MoveParseError(
-            "conditions test the card you draw, so they must follow 'draw', e.g. "
-            "'draw: if 4 or less swap B2, else flip C3'"
-        )
+        raise MoveParseError.of("conditions_follow_draw")
     values = deck_values(game)
     left = list(values)
     for b in plan.branches:
         if b.condition is None:
             if not left:
-                raise MoveParseError(
-                    "the 'else' part can never apply: the conditions before it cover every card"
-                )
+                raise MoveParseError.of("else_never")
             left = []
             continue
         matched = [v for v in values if b.condition.matches(v)]
         if not matched:
-            raise MoveParseError(f"no card is {b.condition.text()} (cards go from {_span(values)})")
+            raise MoveParseError.of("no_card_is", condition=b.condition.text(), span=_span(values))
         fresh = [v for v in left if b.condition.matches(v)]
         if not fresh:
-            raise MoveParseError(
-                f"'if {b.condition.text()}' can never apply: the conditions before it "
-                "already cover those cards"
-            )
+            raise MoveParseError.of("if_never", condition=b.condition.text())
         left = [v for v in left if v not in fresh]
     if left:
-        raise MoveParseError(f"what if you draw {_list(left)}? add an 'else' part, e.g. ', else flip C3'")
+        raise MoveParseError.of("uncovered_cards", cards=_list(left))
 
 
 def _span(values: Iterable[Any]) -> str:

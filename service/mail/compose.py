@@ -5,11 +5,15 @@ what after a move is decided in `service.play.notify`."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 
 import orjson
 from flask_babel import gettext as _
+from sqlalchemy import bindparam
+from sqlmodel import select
 
+from service.i18n import DEFAULT, game_title, speaking
 from service.mail import subjects
 from service.mail.outbox import insert_mail
 from service.mail.render import is_view
@@ -52,9 +56,13 @@ def send(s, game: GameRow, seat: SeatRow, template: str, *, asks: bool = False, 
     talk = since_last_mail(s, game, seat)
     if talk is not None:
         ctx["talk"] = talk
-    context = _plain({**ctx, "game": _game_ctx(game), "seat": _seat_ctx(seat), "token": token,
-                      "base": render.base_url(), "asks": asks})
-    subject = subject or subjects.subject_for(template, game.title, ctx)
+    lang = seat.lang or DEFAULT
+    title = game.title if lang == DEFAULT else _title_in(s, game, lang)
+    context = _plain({**ctx, "game": _game_ctx(game, title), "seat": _seat_ctx(seat), "token": token,
+                      "base": render.base_url(), "asks": asks, "lang": lang})
+    if subject is None:
+        with speaking(lang):  # the subject in the recipient's language, like the body
+            subject = subjects.subject_for(template, title, ctx)
     insert_mail(s, to_addr=seat.email, to_name=seat.name, subject=subject, template=template, context=context,
                 game_id=None, seat=seat.seat if seat.seat is not None else seat.position,
                 thread_key=_thread(game, seat), unsubscribe_url=render.unsubscribe_url(token),
@@ -62,8 +70,23 @@ def send(s, game: GameRow, seat: SeatRow, template: str, *, asks: bool = False, 
                 hold_until=hold_until, hold_for=hold_for)
 
 
-def _game_ctx(game: GameRow) -> dict:
-    return {"id": game.id, "title": game.title, "status": game.status}
+def _game_ctx(game: GameRow, title: str | None = None) -> dict:
+    return {"id": game.id, "title": title or game.title, "status": game.status}
+
+
+_NAMES = (select(SeatRow.name).where(SeatRow.game_id == bindparam("game_id"), SeatRow.status != "declined")
+          .order_by(SeatRow.position))
+
+
+def _title_in(s, game: GameRow, lang: str) -> str:
+    """The game's title in `lang` (the stored one is English): from the names of its players who did
+    not decline, read once per transaction and title."""
+    names = s.info.setdefault("title_names", {})
+    key = (game.id, game.title)  # a decline changes the title (and who it names)
+    if key not in names:
+        names[key] = list(s.exec(_NAMES, params={"game_id": game.id}))
+    with speaking(lang):
+        return game_title(names[key])
 
 
 def _seat_ctx(seat: SeatRow) -> dict:
@@ -93,42 +116,59 @@ def _plain(ctx: dict) -> orjson.Fragment:
 
 
 def invitation(s, game: GameRow, seat: SeatRow, host: SeatRow, seats: list[SeatRow],
-               rematch_of: str | None = None) -> None:
-    """`rematch_of`: the title of the finished game this one is a rematch of (the mail says so)."""
-    send(s, game, seat, "invitation", host=host, seats=seats, rematch_of=rematch_of, starts_thread=True)
+               rematch_of: GameRow | None = None) -> None:
+    """`rematch_of`: the finished game this one is a rematch of (the mail says so, by its title in
+    the seat's language)."""
+    previous = None
+    if rematch_of is not None:
+        lang = seat.lang or DEFAULT
+        previous = rematch_of.title if lang == DEFAULT else _title_in(s, rematch_of, lang)
+    send(s, game, seat, "invitation", host=host, seats=seats, rematch_of=previous, starts_thread=True)
 
 
 def host_created(s, game: GameRow, host: SeatRow, seats: list[SeatRow]) -> None:
     send(s, game, host, "created", seats=seats, starts_thread=True)
 
 
-def notice(s, game: GameRow, seat: SeatRow, message: str) -> None:
+def notice(s, game: GameRow, seat: SeatRow, message: str | Callable[[], str]) -> None:
+    """A short notice to `seat`. `message` as a function (`lambda: _("...")`) is said in the seat's
+    language; a text is taken as it is."""
     if seat.mail_pref == "off":
         return
+    if callable(message):
+        with speaking(seat.lang):
+            message = message()
     send(s, game, seat, "notice", message=message)
 
 
 def new_link(s, game: GameRow, seat: SeatRow) -> None:
-    send(s, game, seat, "notice", message=_("Your link was replaced; the old one no longer works. "
-                                             "This is your new link."))
+    with speaking(seat.lang):
+        message = _("Your link was replaced; the old one no longer works. This is your new link.")
+    send(s, game, seat, "notice", message=message)
 
 
 def links(s, entries: list[tuple[GameRow, SeatRow]]) -> None:
     """"Mail me my links": one mail listing the address's games, queued as an intent like every
     other mail (the request only writes the row; the sender renders it)."""
     first_game, first_seat = entries[0]
-    items = [{"title": g.title, "status": g.status, "url": render.seat_url(tokens.seat_token(r.token_salt))}
-             for g, r in entries]
-    insert_mail(s, to_addr=first_seat.email, to_name=first_seat.name, subject=_("Your SKYJO links"),
-                template="links", context=_plain({"items": items, "base": render.base_url()}),
+    lang = first_seat.lang or DEFAULT
+    items = [{"title": g.title if lang == DEFAULT else _title_in(s, g, lang), "status": g.status,
+              "url": render.seat_url(tokens.seat_token(r.token_salt))} for g, r in entries]
+    with speaking(lang):
+        subject = _("Your SKYJO links")
+    insert_mail(s, to_addr=first_seat.email, to_name=first_seat.name, subject=subject,
+                template="links", context=_plain({"items": items, "base": render.base_url(), "lang": lang}),
                 thread_key=f"links-{first_seat.email.lower()}")
 
 
-def digest(s, address: str, to_name: str, games: list[dict], *, now: datetime | None = None) -> None:
+def digest(s, address: str, to_name: str, games: list[dict], *, now: datetime | None = None,
+           lang: str = DEFAULT) -> None:
     """The morning digest (clock's `digest` preference): one mail to `address` listing its games
     that wait for a decision, each `{"title", "view" (the seat's own), "url", "due", "talk"}` (the
     game's table talk since the seat's previous mail, `mail.talk`)."""
-    subject = (_("SKYJO: %(n)s games are waiting for you", n=len(games)) if len(games) > 1
-               else _("SKYJO: a game is waiting for you"))
+    with speaking(lang):
+        subject = (_("SKYJO: %(n)s games are waiting for you", n=len(games)) if len(games) > 1
+                   else _("SKYJO: a game is waiting for you"))
     insert_mail(s, to_addr=address, to_name=to_name, subject=subject, template="digest",
-                context=_plain({"games": games, "base": render.base_url()}), thread_key=f"digest-{address}", now=now)
+                context=_plain({"games": games, "base": render.base_url(), "lang": lang}),
+                thread_key=f"digest-{address}", now=now)

@@ -16,9 +16,11 @@ from datetime import datetime
 from flask import current_app, has_app_context, render_template
 from flask_babel import gettext as _
 
-from engine.plans import COMMAND_HELP
+from service.i18n import current, speaking
+from service.play.reply_words import in_words_of
 from service.render import board as render
 from service.render.clock_text import clock_lines
+from service.render.events import with_texts
 
 
 def is_view(value) -> bool:
@@ -39,15 +41,25 @@ def _revive(value):
 
 
 def command_help() -> list[str]:
-    """How to answer by mail, line by line (mails that ask for a decision)."""
-    return [_(line) for line in COMMAND_HELP.split("\n")]
+    """How to answer by mail, line by line (mails that ask for a decision), in the reader's
+    language with its words for the moves (`play.reply_words` reads them; a test plays each
+    language's examples). The English is `engine.plans.COMMAND_HELP`."""
+    return [_("Reply with your move on the first line: draw swap B2 | draw flip C3 | take swap C1 | reveal A1."),
+            _("Decide on the card you draw: draw: if 4 or less swap B2, if 9 or more flip C3, else swap A1.")]
 
 
 def render_intent(template: str, context: dict) -> tuple[str, str]:
     """The text and HTML bodies of a queued intent (needs an app context for templates and
     translations; no database). Links are built from the token and base URL stored at queue time."""
     ctx = _revive(context)
+    with speaking(ctx.pop("lang", None)):  # the recipient's language (issue 17)
+        return _render(template, ctx)
+
+
+def _render(template: str, ctx: dict) -> tuple[str, str]:
     token, base = ctx.pop("token", None), ctx.pop("base")  # no token: a mail for an address, not a seat
+    if ctx.get("events") and is_view(ctx.get("view")):  # the move's events in the reader's language
+        ctx["events"] = with_texts(ctx["events"], [p["name"] for p in ctx["view"]["players"]])
     if ctx.pop("links", False):
         view = ctx["view"]
         groups = render.move_groups(view)
@@ -61,8 +73,9 @@ def render_intent(template: str, context: dict) -> tuple[str, str]:
     if "clock" in ctx:
         ctx.update(clock_lines(ctx.pop("clock")))
     asks = ctx.pop("asks", False)
-    ctx.update(base_url=base, reply_help=command_help() if asks else None,
-               reply_box=render.reply_examples(ctx.get("view")) if asks else [])
+    # the reply examples in the reader's words (`reply_words` reads them back)
+    box = [{**ex, "text": in_words_of(ex["text"], current())} for ex in render.reply_examples(ctx.get("view"))]
+    ctx.update(base_url=base, reply_help=command_help() if asks else None, reply_box=box if asks else [])
     if token is not None:
         ctx.update(token=token, seat_url=base + render.seat_path(token), prefs_url=f"{base}/s/{token}/prefs")
     return render_template(f"mail/{template}.txt", **ctx), render_template(f"mail/{template}.html", **ctx)

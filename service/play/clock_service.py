@@ -12,7 +12,7 @@ not moved since, and the game row UPDATE is conditional on the version. While it
 from __future__ import annotations
 
 import contextvars
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from functools import lru_cache
@@ -188,22 +188,27 @@ def board_clock(s: Session | None, game: GameRow, seat: SeatRow | None, now: dat
     return out
 
 
-def timeout_notes(s: Session, game: GameRow, seats: list[SeatRow], mover: int) -> tuple[str, str | None, bool]:
+def timeout_notes(s: Session, game: GameRow, seats: list[SeatRow],
+                  mover: int) -> tuple[Callable[[], str], Callable[[], str] | None, bool]:
     """While the clock plays for `mover`: the line the mails of this move show; for the mover, the
     line that tells how to take over again when the seat has just become played by the computer; and
-    whether the seat was played by the computer already (then the mover is not told again)."""
+    whether the seat was played by the computer already (then the mover is not told again). The lines
+    are functions: each recipient's mail says them in its own language (`notify.in_language_of`)."""
     name = next((r.name for r in seats if r.seat == mover), "?")
     sc = clock.seat_clock(s, game.id, mover)
     count = sc.consecutive_timeouts if sc is not None else 0
     already = bool(sc is not None and sc.bot_played and count > clock.BOT_PLAYED_AFTER)
     if sc is not None and sc.bot_played:
-        everyone = _("The computer made this decision for %(name)s (it plays for them until they act again).",
+        def everyone() -> str:
+            return _("The computer made this decision for %(name)s (it plays for them until they act again).",
                      name=name)
     else:
-        everyone = _("%(name)s's time ran out: the computer made this decision for them.", name=name)
+        def everyone() -> str:
+            return _("%(name)s's time ran out: the computer made this decision for them.", name=name)
     back = None
     if sc is not None and sc.bot_played and count == clock.BOT_PLAYED_AFTER:
-        back = _("You missed %(n)s deadlines in a row, so the computer plays for you from now on. To take "
-                 "over again, open any link of ours or your board page and make a move or change a "
-                 "setting.", n=clock.BOT_PLAYED_AFTER)
+        def back() -> str:
+            return _("You missed %(n)s deadlines in a row, so the computer plays for you from now on. To take "
+                     "over again, open any link of ours or your board page and make a move or change a "
+                     "setting.", n=clock.BOT_PLAYED_AFTER)
     return everyone, back, already

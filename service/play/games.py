@@ -11,12 +11,15 @@ from sqlalchemy import func
 from sqlmodel import Session, select
 
 import engine
+from service import i18n
 from service.clock import core as clock
+from service.i18n import speaking
 from service.mail import compose as mails
 from service.play import clock_service, notify, talk
 from service.play.computer import LEVELS, computer_name
 from service.play.errors import Conflict, Forbidden, Invalid, NotFound
 from service.play.lookups import seat_by_token, seats_of
+from service.play.refusals import say
 from service.store import tokens
 from service.store.models import GameRow, MoveRow, SeatRow, utcnow
 
@@ -25,11 +28,10 @@ MIN_PLAYERS = 2
 
 
 def game_title(names: list[str]) -> str:
-    if len(names) == 1:
-        joined = names[0]
-    else:
-        joined = _("%(first)s and %(last)s", first=", ".join(names[:-1]), last=names[-1])
-    return _("SKYJO with %(names)s", names=joined)
+    """The stored title (English: what a seat in English and the logs see; `mail.compose` and the
+    pages say it in each seat's language from the names, `i18n.game_title`)."""
+    with speaking("en"):
+        return i18n.game_title(names)
 
 
 def default_options(variant: str = "classic") -> dict:
@@ -71,10 +73,12 @@ def _everyone(host_name: str, host_email: str, players: list[Invitee]) -> list[t
 def create_game(s: Session, *, host_name: str, host_email: str, players: list[Invitee],
                 variant: str = "classic", options: dict | None = None, decision_hours: int = 48,
                 setup: dict | None = None, rematch_of: str | None = None, host_tz: str | None = None,
-                reminder_hours: list | None = None, timeout_policy: str = "bot") -> Created:
+                reminder_hours: list | None = None, timeout_policy: str = "bot", host_lang: str = "en",
+                langs: list[str] | None = None) -> Created:
     """A new game: the host and the invitees (`Invitee`: a person's name and email, or a computer
     seat's level). Invitations go out to the persons; computer seats are accepted at once, so a
-    game of the host against computers is dealt right away."""
+    game of the host against computers is dealt right away. `langs`: each invitee's language
+    (issue 17; default: the host's), in `players`' order."""
     everyone = _everyone(host_name, host_email, players)
     emails = [e.lower() for _n, e, level in everyone if level is None]
     if len(set(emails)) != len(emails):
@@ -85,7 +89,7 @@ def create_game(s: Session, *, host_name: str, host_email: str, players: list[In
     try:  # validate variant and options with the engine itself (the game is dealt later)
         engine.new_game(names, variant=variant, options=options or {}, seed=1)
     except ValueError as exc:
-        raise Invalid(str(exc)) from exc
+        raise Invalid(say(exc)) from exc
     if host_tz is not None and not clock.valid_zone(host_tz):
         raise Invalid(_("Unknown time zone."))
     reminder_hours = [24, 4] if reminder_hours is None else list(reminder_hours)
@@ -100,13 +104,15 @@ def create_game(s: Session, *, host_name: str, host_email: str, players: list[In
     s.add(game)
     created = Created(game)
     seat_rows = []
+    languages = [i18n.known(host_lang)] + [i18n.known(lang) for lang in (langs or [])]
+    languages += [languages[0]] * (len(everyone) - len(languages))
     for pos, (name, email, level) in enumerate(everyone):
         salt = tokens.new_salt()
         token = tokens.seat_token(salt)
         row = SeatRow(game_id=game.id, position=pos, name=name, email=email, is_host=pos == 0,
                       status="accepted" if pos == 0 or level else "invited", token_salt=salt,
                       token_hash=tokens.hash_token(token), tz=host_tz if pos == 0 else None,
-                      computer=level, mail_pref="off" if level else "every")
+                      computer=level, mail_pref="off" if level else "every", lang=languages[pos])
         s.add(row)
         seat_rows.append(row)
         created.tokens[pos] = token
@@ -115,7 +121,7 @@ def create_game(s: Session, *, host_name: str, host_email: str, players: list[In
     previous = s.get(GameRow, rematch_of) if rematch_of else None
     for row in seat_rows[1:]:
         if not row.computer:
-            mails.invitation(s, game, row, host, seat_rows, rematch_of=previous.title if previous else None)
+            mails.invitation(s, game, row, host, seat_rows, rematch_of=previous)
     mails.host_created(s, game, host, seat_rows)
     if all(r.status == "accepted" for r in seat_rows):  # nobody to wait for: only computers were invited
         deal(s, game, seat_rows)
@@ -150,7 +156,7 @@ def deal(s: Session, game: GameRow, seats: list[SeatRow]) -> engine.Game:
     return g
 
 
-def accept(s: Session, token: str, tz: str | None = None) -> tuple[SeatRow, GameRow, bool]:
+def accept(s: Session, token: str, tz: str | None = None, lang: str | None = None) -> tuple[SeatRow, GameRow, bool]:
     """`tz`: the player's time zone (IANA name; None = the host's). Returns the seat, the game and
     whether the seat had accepted already (a double click: nothing is done twice)."""
     if tz is not None and not clock.valid_zone(tz):
@@ -164,9 +170,11 @@ def accept(s: Session, token: str, tz: str | None = None) -> tuple[SeatRow, Game
         raise Conflict(_("You already declined this invitation."))
     seat.status = "accepted"
     seat.tz = tz or seat.tz
+    if lang is not None:
+        seat.lang = i18n.known(lang)
     seats = seats_of(s, game.id)
     host = next(r for r in seats if r.is_host)
-    mails.notice(s, game, host, _("%(name)s accepted the invitation.", name=seat.name))
+    mails.notice(s, game, host, lambda: _("%(name)s accepted the invitation.", name=seat.name))
     _check_deal(s, game, seats)
     return seat, game, False
 
@@ -188,11 +196,11 @@ def decline(s: Session, token: str) -> tuple[SeatRow, GameRow]:
     host = next(r for r in seats if r.is_host)
     _check_deal(s, game, seats)
     if game.status == "inviting":
-        mails.notice(s, game, host, _(
+        mails.notice(s, game, host, lambda: _(
             "%(name)s declined the invitation. On your game's page you can let the computer play this "
             "seat, or cancel the game.", name=seat.name))
     else:
-        mails.notice(s, game, host, _("%(name)s declined the invitation.", name=seat.name))
+        mails.notice(s, game, host, lambda: _("%(name)s declined the invitation.", name=seat.name))
     return seat, game
 
 
@@ -233,7 +241,7 @@ def cancel(s: Session, token: str) -> GameRow:
     game.updated_at = utcnow()
     for r in seats_of(s, game.id):
         if r.status != "declined" and not r.is_host:
-            mails.notice(s, game, r, _("%(name)s cancelled the game.", name=seat.name))
+            mails.notice(s, game, r, lambda: _("%(name)s cancelled the game.", name=seat.name))
     return game
 
 
@@ -251,9 +259,12 @@ def export_record(s: Session, game_id: str) -> dict:
 
 
 def rematch_of_title(s: Session, game: GameRow) -> str | None:
-    """The title of the game `game` is a rematch of (None if it is none): invitations say so."""
+    """The title of the game `game` is a rematch of (None if it is none), in the current language:
+    invitations say so."""
     previous = s.get(GameRow, game.rematch_of) if game.rematch_of else None
-    return previous.title if previous is not None else None
+    if previous is None:
+        return None
+    return i18n.game_title([r.name for r in seats_of(s, previous.id) if r.status != "declined"])
 
 
 def rematch(s: Session, token: str) -> tuple[GameRow, str, bool]:
@@ -279,9 +290,12 @@ def rematch(s: Session, token: str) -> tuple[GameRow, str, bool]:
     created = create_game(s, host_name=seat.name, host_email=seat.email, players=others,
                           variant=game.variant, options=game.options, decision_hours=game.decision_hours,
                           rematch_of=game.id, host_tz=seat.tz, reminder_hours=game.reminder_hours,
-                          timeout_policy=game.timeout_policy)
+                          timeout_policy=game.timeout_policy, host_lang=seat.lang,
+                          langs=[r.lang for r in seats if r.id != seat.id])
     zones = {r.email.lower(): r.tz for r in seats if r.tz and not r.computer}
-    for r in seats_of(s, created.game.id):  # everybody keeps their time zone
+    langs = {r.email.lower(): r.lang for r in seats if not r.computer}
+    for r in seats_of(s, created.game.id):  # everybody keeps their time zone and language
         r.tz = zones.get(r.email.lower(), r.tz)
+        r.lang = langs.get(r.email.lower(), r.lang)
     game.rematch_id = created.game.id
     return created.game, created.tokens[0], False

@@ -10,6 +10,7 @@ from sqlalchemy import bindparam, event
 from sqlmodel import Session, select
 
 import engine
+from service.i18n import use_seat
 from service.play.errors import NotFound
 from service.store import tokens
 from service.store.models import GameRow, MoveRow, SeatRow
@@ -60,6 +61,7 @@ def seat_by_token(s: Session, token: str, *, lock: bool = False) -> tuple[SeatRo
     if seat is None:
         raise NotFound(_("This link is not valid. It may have been replaced by a newer one."))
     s.info.setdefault("seats_of", {})[seat.game_id] = seats
+    use_seat(seat.lang)  # a request for this seat speaks its language from here on (issue 17)
     return seat, rows[0][1]
 
 

@@ -30,6 +30,8 @@ from engine.view import with_text
 from service.play import clock_service, notify
 from service.play.errors import Conflict, Forbidden, Invalid, NotFound
 from service.play.lookups import load_engine_game, seat_by_token, seats_of
+from service.play.refusals import say
+from service.play.reply_words import in_words_of, to_english
 from service.render import board as render
 from service.store.models import GameRow, MoveRow, SeatRow, utcnow
 
@@ -265,7 +267,7 @@ def play(s: Session, token: str, slug: str, expected_version: int | None = None,
         try:
             return moves, apply_moves(g, seat.seat, moves)
         except (engine.IllegalMove, engine.MoveParseError) as exc:
-            raise Conflict(str(exc), game=game, seat=seat) from exc
+            raise Conflict(say(exc), game=game, seat=seat) from exc
 
     if decision is not None:  # the move itself must be legal for the decision (not only the decision open)
         reason = stale_reason(s, game, seat, moves, decision=decision, g=g)
@@ -294,10 +296,10 @@ def play_plan_for(s: Session, seat: SeatRow, game: GameRow, text: str, expected_
             raise Invalid(_("No move found: write your move on the first line, e.g. “draw swap B2”."),
                           game=game, seat=seat)
         try:
-            plan = parse_plan(g, seat.seat, text)
+            plan = parse_plan(g, seat.seat, plan_text(g, seat, text))  # the seat's language or English
             steps = plan.apply(g, seat.seat)  # checked from what the seat saw, then played (or stopped)
         except engine.EngineError as exc:
-            raise Invalid(str(exc), game=game, seat=seat) from exc
+            raise Invalid(say(exc), game=game, seat=seat) from exc
         plans.append(plan)
         stops.append(steps.stopped)
         return [m.text() for m, _events in steps], [e for _m, evs in steps for e in evs]
@@ -306,8 +308,17 @@ def play_plan_for(s: Session, seat: SeatRow, game: GameRow, text: str, expected_
     stop = stops[0]
     stopped = None if stop is None else _(
         "Your plan stopped before “%(move)s”: whether it may be played depends on the cards your moves "
-        "just turned up. Look at them and send your next move.", move=stop.move.text())
+        "just turned up. Look at them and send your next move.", move=in_words_of(stop.move.text(), seat.lang))
     return PlanPlayed(game, seat, moves, events, plan_text=plans[0].text(), stopped=stopped)
+
+
+def plan_text(g: engine.Game, seat: SeatRow, text: str) -> str:
+    """A plan written in the seat's language (or English) as the engine's English grammar reads it
+    (`reply_words.to_english`; in the opening, its verb for turning a card up is reveal)."""
+    if (seat.lang or "en") == "en":
+        return text
+    opening = any(m.text().startswith("reveal") for m in g.legal_moves(seat.seat)) if seat.seat is not None else False
+    return to_english(text, seat.lang, opening=opening)
 
 
 def play_plan(s: Session, token: str, text: str, expected_version: int, *, form_game: str | None = None,

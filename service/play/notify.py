@@ -16,10 +16,20 @@ from sqlmodel import select
 import engine
 from engine.view import with_text
 from service.clock.entries import clock_entry, others_entries, rules_of, viewer_zone
+from service.i18n import speaking
 from service.mail import compose
 from service.mail.compose import send
 from service.play import clock_service, lookups
+from service.render.events import with_texts
 from service.store.models import GameRow, MoveRow, SeatRow, utcnow
+
+
+def in_language_of(seat: SeatRow, note: Callable[[], str] | str | None) -> str | None:
+    """A note said to `seat` (a function: in the seat's language; a text as it is)."""
+    if note is None or isinstance(note, str):
+        return note
+    with speaking(seat.lang):
+        return note()
 
 
 def turn_context(game: GameRow, seat: SeatRow, view: dict, seats: list[SeatRow] | None = None,
@@ -134,7 +144,7 @@ def after_move(s, game: GameRow, seats: list[SeatRow], owed_before: dict[int, st
         for r in playing:
             if r.mail_pref != "off":
                 send(s, game, r, "game_over", view=engine.view(new, r.seat, log=False), events=shown(r.seat),
-                      clock_note=clock_note)
+                      clock_note=in_language_of(r, clock_note))
         return
     for r in playing:
         owes_new = r.seat in after and (round_done or new.decision_id(r.seat) != owed_before.get(r.seat))
@@ -143,21 +153,23 @@ def after_move(s, game: GameRow, seats: list[SeatRow], owed_before: dict[int, st
             continue  # the reply's answer mail shows the board and this decision's links
         if owes_new:
             round_over = _round_record(engine.view(new, r.seat, log=False)) if round_done else None
-            decision_or_nothing(s, game, r, new, events=shown(r.seat), round_over=round_over, clock_note=clock_note,
-                                seats=seats, clock_status=clock_status, hold=on_page and via == "web")
+            decision_or_nothing(s, game, r, new, events=shown(r.seat), round_over=round_over,
+                                clock_note=in_language_of(r, clock_note), seats=seats,
+                                clock_status=clock_status, hold=on_page and via == "web")
             mailed.add(r.seat)
         elif round_done and r.mail_pref != "off":
             view = engine.view(new, r.seat, log=False)
             send(s, game, r, "round_over", view=view, events=shown(r.seat), round_over=_round_record(view),
-                  clock_note=clock_note)
+                  clock_note=in_language_of(r, clock_note))
             mailed.add(r.seat)
     if tell_mover and (mover not in mailed or back_note):
         me = next((r for r in playing if r.seat == mover), None)
         if me is not None:
-            lines = [_("Your time ran out: the computer made this decision for you.")]
-            lines += [e["text"] for e in events if e.get("text")][:6]
+            with speaking(me.lang):
+                lines = [_("Your time ran out: the computer made this decision for you.")]
+                lines += [e["text"] for e in with_texts(events, new.names) if e.get("text")][:6]
             if back_note:
-                lines.append(back_note)
+                lines.append(in_language_of(me, back_note))
             compose.notice(s, game, me, "\n".join(lines))
 
 

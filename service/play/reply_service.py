@@ -29,8 +29,10 @@ from sqlalchemy import update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, select
 
+from service.i18n import speaking
 from service.mail.replies import REPLY_LOCAL_PART, InboundReply, read_reply
 from service.play import notify, talk, usecases
+from service.play.reply_words import in_words_of
 from service.store import tokens
 from service.store.db import transaction
 from service.store.models import GameRow, MessageRow, SeatRow
@@ -75,7 +77,8 @@ def handle_inbound(app_or_none, raw: bytes) -> str:
                 return "unknown"
             seat, game, tag = found
             # the version read from the address belongs to the first reply address only
-            outcome = _apply(s, seat, game, r, r.version if tag == r.tokens[0] else None)
+            with speaking(seat.lang):  # the answer (and what the reply's words mean) in the seat's language
+                outcome = _apply(s, seat, game, r, r.version if tag == r.tokens[0] else None)
             _note(s, r.key, game.id, seat.seat, outcome)
             log.info("reply mail for game %s seat %s: %s", game.id, seat.seat, outcome)
         from service.mail.sender import wake_background_sender
@@ -124,7 +127,7 @@ def _find_seat(s: Session, tags: list[str]) -> tuple[SeatRow, GameRow, str] | No
 def _apply(s: Session, seat: SeatRow, game: GameRow, r: InboundReply, version: int | None) -> str:
     """Play the reply's move and pass its other text on to the table (`talk.split_reply`), both in
     this one transaction: the message is written first, so the mails the move queues carry it."""
-    text, said = talk.split_reply(game, r.commands)
+    text, said = talk.split_reply(game, r.commands, seat.lang if seat.lang != "en" else None)
     message, said_note = _say(s, seat, game, said)
     if said and not text:  # no move at all: only a message
         headline = (_("No move in your reply: your message was passed on to the table.") if message is not None
@@ -152,10 +155,10 @@ def _apply(s: Session, seat: SeatRow, game: GameRow, r: InboundReply, version: i
                             details=details, error=True)
         return "refused"
     talk.came_with(message, game)
-    details = [_("Done: %(what)s", what=", ".join(played.moves))]
+    details = [_("Done: %(what)s", what=in_words_of(", ".join(played.moves), seat.lang))]
     if played.stopped:
         details.append(played.stopped)
-    notify.reply_answer(s, game, seat, headline=_("Understood: %(plan)s", plan=played.plan_text),
+    notify.reply_answer(s, game, seat, headline=_("Understood: %(plan)s", plan=in_words_of(played.plan_text, seat.lang)),
                         details=[*details, *said_note], events=played.events, played=True)
     return "applied"
 

@@ -11,6 +11,7 @@ from sqlalchemy import func
 from sqlmodel import Session, select
 
 from service.clock import core as clock
+from service.i18n import LANGUAGES
 from service.mail import compose as mails
 from service.play import clock_service
 from service.play.errors import Conflict, Forbidden, Invalid
@@ -29,15 +30,21 @@ def rotate_token(s: Session, token: str) -> tuple[SeatRow, str]:
     return seat, new
 
 
-def set_mail_pref(s: Session, token: str, pref: str, *, talk_mail: bool | None = None) -> SeatRow:
+def set_mail_pref(s: Session, token: str, pref: str, *, talk_mail: bool | None = None,
+                  lang: str | None = None) -> SeatRow:
     """`pref`: every | digest | off. `talk_mail`: a mail for every message the others write to the
-    table (issue 19; only with `every`), None leaves it as it is."""
+    table (issue 19; only with `every`), None leaves it as it is. `lang`: the seat's language for its
+    pages and mails (issue 17), None leaves it."""
     if pref not in {"every", "digest", "off"}:
         raise Invalid(_("Unknown mail preference."))
+    if lang is not None and lang not in LANGUAGES:
+        raise Invalid(_("Unknown language."))
     seat, game = seat_by_token(s, token, lock=True)
     seat.mail_pref = pref
     if talk_mail is not None:
         seat.talk_mail = talk_mail
+    if lang is not None:
+        seat.lang = lang
     clock_service.player_acted(s, game, seat)
     mirror_mail_pref(s, game, seat)
     return seat

@@ -33,6 +33,7 @@ from service.mail import compose as mails
 from service.mail.reply_text import ReplyCommands
 from service.play.errors import Forbidden, Invalid, NotFound
 from service.play.lookups import load_engine_game, lock_game, log_by_move, seat_by_token, seats_of
+from service.play.reply_words import to_english
 from service.render.talk import timeline
 from service.store.models import MAX_MESSAGE_CHARS, GameRow, MessageRow, SeatRow, utcnow
 
@@ -135,9 +136,9 @@ def hide(s: Session, token: str, message_id: int) -> MessageRow:
 
 
 # ------------------------------------------------------------------------------ a reply's text
-def _reads(g: engine.Game, text: str) -> bool:
+def _reads(g: engine.Game, text: str, lang: str | None = None) -> bool:
     try:
-        read_plan(g, text)
+        read_plan(g, to_english(text, lang, opening=_opening(g)) if lang else text)
     except engine.EngineError:
         return False
     return True
@@ -158,16 +159,20 @@ def _move_words(g: engine.Game) -> set[str]:
     return words
 
 
-def _looks_like_a_move(g: engine.Game, line: str) -> bool:
+def _opening(g: engine.Game) -> bool:
+    return any(m.text().startswith("reveal") for p in g.pending() for m in g.legal_moves(p.seat))
+
+
+def _looks_like_a_move(g: engine.Game, line: str, lang: str | None = None) -> bool:
     """A line that names a cell (B2, or a mistyped Z9) or starts with a move word is a move attempt,
     even when it does not read as a whole (the answer then says why it was not played)."""
     if _CELL.search(line):
         return True
-    words = line.split()
+    words = (to_english(line, lang) if lang else line).split()
     return bool(words) and words[0].strip(",.;:!?").lower() in _move_words(g)
 
 
-def split_reply(game: GameRow, commands: ReplyCommands) -> tuple[str, str]:
+def split_reply(game: GameRow, commands: ReplyCommands, lang: str | None = None) -> tuple[str, str]:
     """(the move text, the message text) of a reply mail. The move is the first lines of the reply
     as far as they read as a plan (`draw swap B2`, or a plan over several lines); the player's other
     text (quotes and signatures are already cut) is the message. A first line that is no move
@@ -179,9 +184,9 @@ def split_reply(game: GameRow, commands: ReplyCommands) -> tuple[str, str]:
         return commands.text, "\n".join(rest)
     g = load_engine_game(game)
     for n in range(len(lines), 0, -1):
-        if _reads(g, "\n".join(lines[:n])):
+        if _reads(g, "\n".join(lines[:n]), lang):
             return "\n".join(lines[:n]), "\n".join(lines[n:] + rest)
-    if _looks_like_a_move(g, lines[0]):
+    if _looks_like_a_move(g, lines[0], lang):
         return commands.text, "\n".join(rest)
     return "", "\n".join(lines + rest)
 
@@ -207,7 +212,7 @@ def board(s: Session, game: GameRow, seat: int | None) -> tuple[dict, list[dict]
         }
         for m in _messages(s, game)
     ]
-    return view, timeline(view["log"], talk)
+    return view, timeline(view["log"], talk, names)
 
 
 def exported(s: Session, game: GameRow, names: list[str]) -> list[dict]:

@@ -20,6 +20,7 @@ from sqlmodel import Session
 
 import engine
 from service.clock import core as clock
+from service.i18n import game_title, speaking
 from service.mail import compose as mails
 from service.mail.talk import since_last_mail
 from service.play import computer, moves, notify
@@ -66,7 +67,7 @@ class ServiceClockHandlers:
             # the decision waits for its player, and everybody is told why.
             for r in seats_of(s, game.id):
                 if r.seat is not None and r.status == "accepted":
-                    mails.notice(s, game, r, _(
+                    mails.notice(s, game, r, lambda: _(
                         "The computer stopped playing for %(name)s: the game kept coming back to the same "
                         "position and would never end. It is %(name)s's decision now.", name=seat.name))
             return False
@@ -95,12 +96,13 @@ class ServiceClockHandlers:
             return False
         sc = s.get(SeatClock, (d.game_id, d.seat))
         tz = sc.tz if sc else "UTC"
-        if d.policy == "wait":
-            msg = _("Reminder: the game is waiting for your decision (it was due %(when)s).",
-                    when=local_text(d.deadline_at, tz))
-        else:
-            msg = _("Reminder: please decide by %(when)s, or the computer will play this decision for you.",
-                    when=local_text(d.deadline_at, tz))
+        with speaking(seat.lang):
+            if d.policy == "wait":
+                msg = _("Reminder: the game is waiting for your decision (it was due %(when)s).",
+                        when=local_text(d.deadline_at, tz))
+            else:
+                msg = _("Reminder: please decide by %(when)s, or the computer will play this decision for you.",
+                        when=local_text(d.deadline_at, tz))
         # the turn mail again, with the reminder on top: its move links and Reply-To still play
         notify.decision_or_nothing(s, game, seat, load_engine_game(game), clock_note=msg, reminder=True)
         return True
@@ -109,7 +111,7 @@ class ServiceClockHandlers:
         """The morning digest of one address: each of its games waiting for a decision, with the
         seat's own board and the table talk since the seat's previous mail (templates/mail/digest.*;
         issue 19: a digest seat gets no mail per message)."""
-        games, to_name = [], ""
+        games, to_name, lang = [], "", None
         for sc in seat_clocks:
             game = s.get(GameRow, sc.game_id)
             seat = seat_at(s, sc.game_id, sc.seat)
@@ -117,10 +119,13 @@ class ServiceClockHandlers:
                 continue
             view = engine.view(load_engine_game(game), sc.seat, log=False)
             due = clock.open_deadlines(s, sc.game_id, sc.seat)
-            games.append({"title": game.title, "view": view,
-                          "url": render.seat_url(tokens.seat_token(seat.token_salt)),
-                          "due": local_text(due[0].deadline_at, sc.tz) if due else None,
-                          "talk": since_last_mail(s, game, seat)})
+            lang = lang or seat.lang  # one mail per address: in the language of its first game's seat
+            with speaking(lang):
+                games.append({"title": game.title if lang == "en" else game_title(
+                                  [r.name for r in seats_of(s, game.id)]), "view": view,
+                              "url": render.seat_url(tokens.seat_token(seat.token_salt)),
+                              "due": local_text(due[0].deadline_at, sc.tz) if due else None,
+                              "talk": since_last_mail(s, game, seat)})
             to_name = seat.name
         if games:
-            mails.digest(s, seat_clocks[0].address, to_name, games, now=now)
+            mails.digest(s, seat_clocks[0].address, to_name, games, now=now, lang=lang or "en")

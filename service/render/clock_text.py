@@ -12,13 +12,13 @@ from datetime import datetime
 
 from flask_babel import gettext as _
 
-from service.clock.zones import to_local
+from service.i18n import local_time
 
 
 def local_text(t: datetime, tz: str | None) -> str:
-    """A naive-UTC time in the viewer's zone, with the zone named: `2026-12-02 14:00 (Europe/Berlin)`."""
-    tz = tz or "UTC"
-    return f"{to_local(t, tz):%Y-%m-%d %H:%M} ({tz})"
+    """A naive-UTC time in the viewer's zone and language, with the zone named:
+    `Dec 2, 2026 14:00 (Europe/Berlin)` (Babel's formats, `i18n.local_time`)."""
+    return local_time(t, tz)
 
 
 def own_line(mine: dict | None) -> str | None:

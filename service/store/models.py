@@ -66,6 +66,9 @@ class SeatRow(SQLModel, table=True):
     mailed_message_id: int | None = None
     # a mail for every message the others write (issue 19), only with mail_pref "every"; off by default
     talk_mail: bool = Field(default=False, sa_column_kwargs={"server_default": text("false")})
+    # the language of this seat's pages and mails (issue 17; service.i18n.LANGUAGES), chosen by the
+    # host on /new, changeable on the accept page and in the seat's settings
+    lang: str = Field(default="en", max_length=8, sa_column_kwargs={"server_default": "en"})
     # issue 18: a seat the computer plays, with its level (easy | normal | strong); None: a person.
     # A computer seat has no address (`email` is ""), gets no mail, and is accepted at once.
     computer: str | None = Field(default=None, max_length=8)

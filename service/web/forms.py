@@ -14,6 +14,7 @@ from wtforms.validators import Email, InputRequired, Length, NumberRange, Option
 import engine
 from service.clock.core import valid_zone
 from service.clock.zones import zone_groups
+from service.i18n import DEFAULT, LANGUAGES
 
 MAX_OTHERS = 7
 
@@ -77,12 +78,18 @@ def email_field(label) -> StringField:
                                           Length(max=254)])
 
 
+# each language in itself (service.i18n.LANGUAGES); an invitee's "" is the host's language
+LANGUAGE_CHOICES = [SelectChoice(code, name) for code, name in LANGUAGES.items()]
+
+
 class PlayerForm(FlaskForm):
     class Meta:
         csrf = False
 
     name = StringField(_l("Name"), validators=[Optional(), Length(max=40), printable])
     email = email_field(_l("Email"))
+    lang = SelectField(_l("Language"), default="", choices=[SelectChoice("", _l("same as mine")), *LANGUAGE_CHOICES],
+                       validators=[Optional()])
     # issue 18: a person (invited by email) or the computer at a level (no email; the name is optional)
     kind = SelectField(_l("Who plays"), default="person", choices=[
         SelectChoice("person", _l("Person (email)")), SelectChoice("easy", _l("Computer: easy")),
@@ -142,6 +149,7 @@ class _NewGameBase(FlaskForm):
     host_name = StringField(_l("Your name"), validators=[InputRequired(), Length(min=1, max=40), printable])
     host_email = StringField(_l("Your email"), validators=[InputRequired(), ascii_mailbox, Email(
         message=_l("Not a valid email address.")), Length(max=254)])
+    host_lang = SelectField(_l("Language"), default=DEFAULT, choices=LANGUAGE_CHOICES)
     players = FieldList(FormField(PlayerForm), min_entries=MAX_OTHERS, max_entries=MAX_OTHERS)
     variant = SelectField(_l("Variant"), default="classic",
                           choices=[SelectChoice(v, VARIANT_LABELS.get(v, v)) for v in engine.options.VARIANT_OPTIONS])
@@ -229,6 +237,12 @@ class _NewGameBase(FlaskForm):
     def _variant_fields(self, variant: str) -> list:
         keys = (option_field_name(variant, n) for n in engine.option_table(variant))
         return [getattr(self, k) for k in keys if hasattr(self, k)]
+
+    def languages(self) -> list[str]:
+        """Each other player's language, in `others()`' order (the host's where none was chosen)."""
+        host = self.host_lang.data or DEFAULT
+        return [p.form.lang.data or host for p in self.players.entries
+                if p.form.computer_level() is not None or (p.form.name.data or "").strip()]
 
     def options(self) -> dict:
         """The options of the chosen variant, from its own fieldset."""

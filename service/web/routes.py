@@ -9,9 +9,11 @@ from flask import Blueprint, abort, current_app, flash, render_template, request
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 
+from service import i18n
 from service.clock.zones import zone_groups
 from service.mail.sender import wake_background_sender
 from service.play import clock_service, talk, usecases
+from service.play.reply_words import in_words_of
 from service.play.usecases import Conflict, NotFound
 from service.render import board as render
 from service.store import tokens
@@ -64,6 +66,8 @@ def healthz():
 @bp.route("/new", methods=["GET", "POST"])
 def new_game():
     form = NewGameForm()
+    if request.method == "GET":  # the host's language: the browser's until chosen (issue 17)
+        form.host_lang.data = i18n.browser_language()
     if form.validate_on_submit():
         try:
             with transaction(write=True) as s:
@@ -72,10 +76,12 @@ def new_game():
                     players=form.others(), variant=form.variant.data, options=form.options(),
                     decision_hours=form.decision_hours.data,
                     setup=current_app.config.get("GAME_SETUP"), host_tz=form.host_tz.data,
-                    reminder_hours=form.reminders(), timeout_policy=form.timeout_policy.data)
+                    reminder_hours=form.reminders(), timeout_policy=form.timeout_policy.data,
+                    host_lang=form.host_lang.data, langs=form.languages())
         except usecases.Invalid as exc:
             form.form_errors.append(exc.message)
         else:
+            i18n.use_seat(form.host_lang.data)  # the host's pages from here on
             if created.game.status == "active":  # only computers were invited: dealt at once
                 flash(_("Your game has started. Keep this page's address: it is your personal link (it was "
                         "mailed to you too)."))
@@ -147,13 +153,16 @@ def _seat_page(token: str, *, message: str | None = None, status: int = 200, hig
         playing = game.status not in {"inviting", "cancelled"} and game.state is not None
         view, timeline = talk.board(s, game, seat.seat) if playing else (None, [])
         rematch_of = usecases.rematch_of_title(s, game) if view is None else None
+    title = i18n.game_title([r.name for r in seats if r.status != "declined"])  # in the reader's language
     if view is None:
         host_tz = next((r.tz for r in seats if r.is_host and r.tz), None) or "UTC"
         return render_template("invite.html", game=game, seat=seat, seats=seats, token=token, rematch_of=rematch_of,
-                               message=message, zone_groups=zone_groups(), default_tz=seat.tz or host_tz), status
+                               message=message, zone_groups=zone_groups(), default_tz=seat.tz or host_tz,
+                               default_lang=i18n.browser_language() if seat.status == "invited" else seat.lang,
+                               title=title), status
     ctx = _board_context(game, seat if seat.seat is not None else None, token, view, timeline, pick)
     highlight = set(highlight) | render.pick_highlight(pick)
-    return render_template(template, message=message, done=done, highlight=highlight, confirm=confirm,
+    return render_template(template, message=message, title=title, done=done, highlight=highlight, confirm=confirm,
                            talk_text=talk_text, plan_text=plan_text, **ctx), status
 
 
@@ -171,7 +180,11 @@ def _done_message(token: str, version: int) -> str | None:
         seat, game = usecases.seat_by_token(s, token)
         moves = usecases.decision_at(s, game, seat, version)
         view = usecases.view_for(s, game, seat.seat) if moves and game.state is not None else None
-    return _("Done: %(what)s", what=render.done_words(view, moves)) if moves else None
+    if not moves:
+        return None
+    if view is not None and view.get("action") is not None:  # Action cards by name (in the reader's words)
+        return _("Done: %(what)s", what=render.done_words(view, moves))
+    return _("Done: %(what)s", what=in_words_of(" + ".join(moves), i18n.current()))
 
 
 @bp.route("/s/<token>/m/<slug>", methods=["GET", "HEAD", "POST"])  # POST: its own token (OWN_TOKEN_ENDPOINTS)
@@ -250,9 +263,9 @@ def plan(token: str):
     except usecases.Invalid as exc:
         return _seat_page(token, message=exc.message, status=400, plan_text=form.get("plan", ""))
     if played.stopped:  # played up to a move that depends on a card the plan turned up (issue 20.3)
-        flash(_("Done: %(what)s", what=", ".join(played.moves)) + " " + played.stopped)
+        flash(_("Done: %(what)s", what=in_words_of(", ".join(played.moves), i18n.current())) + " " + played.stopped)
     else:
-        flash(_("Done: %(what)s", what=played.plan_text))
+        flash(_("Done: %(what)s", what=in_words_of(played.plan_text, i18n.current())))
     return _see_other(render.seat_path(token))
 
 
@@ -324,8 +337,10 @@ def play_now(token: str):
 @bp.post("/s/<token>/accept")
 def accept(token: str):
     tz = (request.form.get("tz") or "").strip() or None
+    lang = i18n.known(request.form["lang"]) if request.form.get("lang") else None
     with transaction(write=True) as s:
-        _seat, game, already = usecases.accept(s, token, tz=tz)
+        _seat, game, already = usecases.accept(s, token, tz=tz, lang=lang)
+    i18n.use_seat(_seat.lang)
     if already:
         flash(_("You already accepted this invitation."))
     else:
@@ -383,20 +398,25 @@ def rematch(token: str):
 def prefs(token: str):
     if request.method == "POST":
         with transaction(write=True) as s:
-            usecases.set_mail_pref(s, token, request.form.get("mail_pref", ""),
-                                   talk_mail=request.form.get("talk_mail") == "y")
+            seat = usecases.set_mail_pref(s, token, request.form.get("mail_pref", ""),
+                                          talk_mail=request.form.get("talk_mail") == "y",
+                                          lang=request.form.get("lang") or None)
+        i18n.use_seat(seat.lang)
         flash(_("Your mail preference is saved."))
         return _see_other(url_for("web.prefs", token=token))
     with transaction() as s:
         seat, game = usecases.seat_by_token(s, token)
-    return render_template("prefs.html", seat=seat, game=game, token=token)
+        names = [r.name for r in usecases.seats_of(s, game.id)]
+    return render_template("prefs.html", seat=seat, game=game, token=token, title=i18n.game_title(names))
 
 
 @bp.get("/s/<token>/unsubscribe")
 def unsubscribe_page(token: str):
     with transaction() as s:
         seat, game = usecases.seat_by_token(s, token)
-    return render_template("prefs.html", seat=seat, game=game, token=token, unsubscribe=True)
+        names = [r.name for r in usecases.seats_of(s, game.id)]
+    return render_template("prefs.html", seat=seat, game=game, token=token, unsubscribe=True,
+                           title=i18n.game_title(names))
 
 
 @bp.post("/s/<token>/unsubscribe")  # RFC 8058 one-click: the link token authenticates (OWN_TOKEN_ENDPOINTS)
@@ -418,7 +438,9 @@ def watch(game_id: str, token: str):
             raise NotFound(_("This spectator link is not valid."))
         seats = usecases.seats_of(s, game.id)
         view, timeline = talk.board(s, game, None) if game.state is not None else (None, [])
+    title = i18n.game_title([r.name for r in seats])  # a spectator's pages follow the browser
     if view is None:
-        return render_template("invite.html", game=game, seat=None, seats=seats, token=None, message=None)
-    return render_template("board.html", message=None, highlight=set(), confirm=None,
+        return render_template("invite.html", game=game, seat=None, seats=seats, token=None, message=None,
+                               title=title)
+    return render_template("board.html", message=None, highlight=set(), confirm=None, title=title,
                            **_board_context(game, None, None, view, timeline))

@@ -184,3 +184,48 @@ def test_the_computer_stops_when_the_game_keeps_coming_back_to_one_position(app)
     assert state()[0].pending()[0].seat == owing
     told = q(app, select(OutboxMail).where(OutboxMail.text_body.like("%The computer stopped playing%")))
     assert sorted(m.to_addr for m in told) == ["ann@example.com", "bo@example.com"]
+
+
+def test_reminders_timeout_notes_and_digests_are_in_each_seats_language(app):
+    """Issue 17: the clock's mails are said in the recipient seat's language (Ann: German, Bo: Dutch)."""
+    from service.play import usecases
+    from service.store import db
+    from service.store.outbox_models import OutboxMail
+
+    with app.app_context(), db.transaction(write=True) as s:
+        created = usecases.create_game(s, host_name="Ann", host_email="ann@example.com",
+                                       players=[("Bo", "bo@example.com")], decision_hours=48,
+                                       host_lang="de", langs=["nl"])
+        usecases.accept(s, created.tokens[1])
+    start = clock.utcnow()
+    before = len(q(app, select(OutboxMail)))
+    sweep(app, clock.defer_quiet(start + timedelta(hours=24, minutes=1), "UTC"))
+    reminders = {m.to_addr: m for m in q(app, select(OutboxMail))[before:]}
+    assert "Erinnerung: Bitte entscheide dich bis" in reminders["ann@example.com"].text_body
+    assert "Herinnering: beslis uiterlijk" in reminders["bo@example.com"].text_body
+    assert reminders["bo@example.com"].subject == "SKYJO met Ann en Bo"
+    before = len(q(app, select(OutboxMail)))
+    sweep(app, start + timedelta(days=3))  # both time out: the computer reveals for them
+    notes = [m for m in q(app, select(OutboxMail))[before:] if m.to_addr == "bo@example.com"]
+    assert notes and any("de computer" in m.text_body.lower() for m in notes), [m.text_body for m in notes]
+    assert not any("computer made this decision" in m.text_body for m in notes)
+
+
+def test_the_digest_is_in_the_language_of_the_addresss_seat(app):
+    from service.mail.outbox import render_pending
+    from service.play import usecases
+    from service.store import db
+    from service.store.outbox_models import OutboxMail
+
+    with app.app_context(), db.transaction(write=True) as s:
+        created = usecases.create_game(s, host_name="Ann", host_email="ann@example.com",
+                                       players=[("Bo", "bo@example.com")], decision_hours=48, langs=["nl"])
+        usecases.accept(s, created.tokens[1])
+        clock.set_seat_settings(s, created.game.id, 1, mail_pref="digest", tz="Europe/Amsterdam")
+    sweep(app, clock.next_local_time(clock.utcnow(), "Europe/Amsterdam"))
+    render_pending(db.get_engine(app), app.extensions["outbox_renderer"])
+    digests = q(app, select(OutboxMail).where(OutboxMail.to_addr == "bo@example.com",
+                                             OutboxMail.template == "digest"))
+    assert len(digests) == 1 and digests[0].subject == "SKYJO: er wacht een spel op je"
+    assert "Goedemorgen! Deze spellen wachten op je beslissing:" in digests[0].html_body
+    assert "SKYJO met Ann en Bo" in digests[0].text_body

@@ -168,7 +168,7 @@ def test_turn_mail_and_board_show_the_deadline_in_the_zone_chosen_at_acceptance(
     for email, tz in (("ann@example.com", "Europe/Berlin"), ("bo@example.com", "Asia/Tokyo"),
                       ("cy@example.com", "Europe/Berlin")):  # Cy chose nothing: the host's zone
         d = open_rows(app, game.id, by_seat[email])[0]
-        expected = f"{clock.to_local(d.deadline_at, tz):%Y-%m-%d %H:%M} ({tz})"
+        expected = f"{clock.to_local(d.deadline_at, tz):%b %-d, %Y %H:%M} ({tz})"  # Babel's English medium date
         mail = last_mail_to(app, email)
         assert f"Please decide by {expected}" in mail.text_body, mail.text_body
         assert expected in mail.html_body
@@ -216,7 +216,7 @@ def test_reminders_at_the_offsets_in_daytime(app, client):
     assert sweep(app, d.deadline_at - timedelta(hours=23, minutes=59)).reminders == 2
     new = mails(app, seen)
     assert sorted(m.to_addr for m in new) == ["ann@example.com", "bo@example.com"]
-    expected = f"{clock.to_local(d.deadline_at, tz):%Y-%m-%d %H:%M} ({tz})"
+    expected = f"{clock.to_local(d.deadline_at, tz):%b %-d, %Y %H:%M} ({tz})"  # Babel's English medium date
     assert all("Reminder" in m.text_body and "http://localhost/s/" in m.text_body for m in new)
     assert any(expected in m.text_body for m in new)
     # a reminder is the turn mail again: move links that play, and a Reply-To that plays

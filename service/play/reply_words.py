@@ -1,0 +1,176 @@
+"""Plans in the player's language (issue 17): the words of a whole turn in Swedish, Dutch, Afrikaans
+and German, read as the engine's English grammar (`engine.plans`, which stays language-free).
+
+`to_english(text, lang)` replaces each word or phrase of `lang` it knows with its English
+counterpart and leaves everything else as it is: cells (A1-D3), numbers, names, punctuation and
+English words, so English is understood in every language. `dra: om 4 eller mindre byt B2, annars
+vänd C3` reads as `draw: if 4 or less swap B2, else flip C3`. The game words come from the rule
+texts the service was built from (sv "draghögen", "kasthögen"; nl "trekstapel", "aflegstapel";
+af "trekstapel", "weggooistapel"; de "Nachziehstapel", "Ablagestapel"); the verbs are the informal
+imperative the rule texts use (du/jij/jy/du).
+"""
+
+from __future__ import annotations
+
+import re
+
+# each language: English word or phrase -> that language's words for it (the first is what the help
+# shows; lower case; phrases before their parts are matched longest first)
+LEXICON: dict[str, dict[str, tuple[str, ...]]] = {
+    "sv": {
+        "draw": ("dra", "drag", "ta från draghögen", "dra från draghögen"),
+        "take": ("ta", "ta från kasthögen", "ta kasthögen"),
+        "swap": ("byt", "byt ut", "byt mot", "lägg"),
+        "flip": ("vänd", "vänd upp", "kasta och vänd", "släng och vänd"),
+        "reveal": ("visa", "vänd fram"),
+        "if": ("om", "när"),
+        "else": ("annars", "i övrigt"),
+        "then": ("sedan", "sen", "så"),
+        "and": ("och",),
+        "or less": ("eller mindre", "eller lägre"),
+        "or more": ("eller mer", "eller mera", "eller högre"),
+        "between": ("mellan",),
+        "at most": ("högst", "max"),
+        "at least": ("minst",),
+        "less than": ("mindre än", "lägre än", "under"),
+        "more than": ("mer än", "större än", "högre än", "över"),
+        "not": ("inte",),
+        "is": ("är",),
+        "star": ("stjärna", "stjärnkort"),
+        "negative": ("negativt", "negativ"),
+        "positive": ("positivt", "positiv"),
+    },
+    "nl": {
+        "draw": ("trek", "pak van de trekstapel", "trek van de trekstapel"),
+        "take": ("neem", "pak", "neem van de aflegstapel", "pak van de aflegstapel"),
+        "swap": ("ruil", "wissel", "leg"),
+        "flip": ("draai", "draai om", "leg af en draai"),
+        "reveal": ("draai open", "open draaien"),
+        "if": ("als", "indien"),
+        "else": ("anders",),
+        "then": ("dan", "daarna"),
+        "and": ("en",),
+        "or less": ("of minder", "of lager"),
+        "or more": ("of meer", "of hoger"),
+        "between": ("tussen",),
+        "at most": ("hoogstens", "maximaal", "max"),
+        "at least": ("minstens", "minimaal"),
+        "less than": ("minder dan", "lager dan", "onder"),
+        "more than": ("meer dan", "hoger dan", "boven"),
+        "not": ("niet", "geen"),
+        "is": ("is",),
+        "star": ("ster", "sterkaart"),
+        "negative": ("negatief",),
+        "positive": ("positief",),
+        "": ("om", "open"),  # `draai C3 om`, `draai A1 open`
+    },
+    "af": {
+        "draw": ("trek", "trek van die trekstapel"),
+        "take": ("neem", "vat", "neem van die weggooistapel", "vat van die weggooistapel"),
+        "swap": ("ruil", "verruil", "sit"),
+        "flip": ("draai", "draai om", "gooi weg en draai"),
+        "reveal": ("openbaar", "draai oop", "wys"),
+        "if": ("as", "indien"),
+        "else": ("anders",),
+        "then": ("dan", "daarna"),
+        "and": ("en",),
+        "or less": ("of minder", "of laer"),
+        "or more": ("of meer", "of hoër"),
+        "between": ("tussen",),
+        "at most": ("hoogstens", "maksimum"),
+        "at least": ("minstens", "minimum"),
+        "less than": ("minder as", "laer as", "onder"),
+        "more than": ("meer as", "hoër as"),  # not "bo": a player may be called Bo
+        "not": ("nie", "geen"),
+        "is": ("is",),
+        "star": ("ster", "sterkaart"),
+        "negative": ("negatief",),
+        "positive": ("positief",),
+        "": ("om",),  # `draai C3 om`
+    },
+    "de": {
+        "draw": ("ziehe", "zieh", "ziehen", "vom nachziehstapel"),
+        "take": ("nimm", "nehmen", "vom ablagestapel", "nimm vom ablagestapel"),
+        "swap": ("tausche", "tausch", "tauschen", "lege"),
+        "flip": ("decke", "decke auf", "dreh", "dreh um", "wirf ab und decke auf", "umdrehen"),
+        "reveal": ("aufdecken", "zeige"),
+        "if": ("wenn", "falls"),
+        "else": ("sonst", "ansonsten"),
+        "then": ("dann", "danach"),
+        "and": ("und",),
+        "or less": ("oder weniger", "oder niedriger"),
+        "or more": ("oder mehr", "oder höher"),
+        "between": ("zwischen",),
+        "at most": ("höchstens", "maximal", "max"),
+        "at least": ("mindestens", "minimal"),
+        "less than": ("weniger als", "kleiner als", "unter"),
+        "more than": ("mehr als", "größer als", "höher als", "über"),
+        "not": ("nicht", "kein"),
+        "is": ("ist",),
+        "star": ("stern", "sternkarte"),
+        "negative": ("negativ",),
+        "positive": ("positiv",),
+        "": ("auf", "um"),  # the particle of a separable verb: `decke C3 auf`
+    },
+}
+# `between 3 and 6`: the "and" of a range is the language's "and" too (in LEXICON)
+
+_WORD = r"[^\W\d_]+"
+
+
+def _pattern(lang: str) -> tuple[re.Pattern[str], dict[str, str]] | None:
+    table = LEXICON.get(lang)
+    if not table:
+        return None
+    english = {phrase: en for en, phrases in table.items() for phrase in phrases}
+    alternatives = sorted(english, key=lambda p: (-len(p.split()), -len(p)))
+    body = "|".join(r"\s+".join(re.escape(w) for w in p.split()) for p in alternatives)
+    return re.compile(rf"(?<!\w)(?:{body})(?!\w)", re.IGNORECASE), english
+
+
+_PATTERNS = {lang: _pattern(lang) for lang in LEXICON}
+
+
+_FLIP = re.compile(r"(?<!\w)flip(?!\w)", re.IGNORECASE)
+
+
+def to_english(text: str, lang: str | None, *, opening: bool = False) -> str:
+    """`text` with `lang`'s plan words in English (cells, numbers, names and English words as they
+    are); `text` itself for English or an unknown language. `opening`: the seat is to reveal cards
+    (C4), where the rule texts' one verb for turning a card up (sv "vänd upp", nl "draai open", de
+    "decke auf") means reveal, not the flip after a discard."""
+    compiled = _PATTERNS.get(lang or "")
+    if compiled is None or not isinstance(text, str):
+        return text
+    pattern, english = compiled
+    out = pattern.sub(lambda m: english[" ".join(m.group(0).lower().split())], text)
+    return _FLIP.sub("reveal", out) if opening else out
+
+
+def first_words(lang: str | None) -> dict[str, str]:
+    """The help's words of `lang`: English word -> the language's first word for it."""
+    return {en: phrases[0] for en, phrases in LEXICON.get(lang or "", {}).items() if en}
+
+
+# how a move or plan is written back to the player (the engine's English canonical text in their
+# words): the first word of each LEXICON entry, except where a clearer one exists for showing
+SHOWN: dict[str, dict[str, str]] = {
+    "sv": {"reveal": "vänd upp"},
+    "nl": {"reveal": "draai open", "flip": "draai om"},
+    "af": {"reveal": "draai om", "flip": "draai om"},
+    "de": {"draw": "ziehe", "reveal": "decke auf", "flip": "decke auf"},
+}
+_ENGLISH_KEYS = sorted({en for table in LEXICON.values() for en in table if en and en != "is"},
+                       key=lambda p: (-len(p.split()), -len(p)))
+_ENGLISH = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(k) for k in _ENGLISH_KEYS) + r")(?!\w)")
+
+
+def in_words_of(text: str, lang: str | None) -> str:
+    """An English move or plan text (`draw: if 4 or less swap B2, else flip C3`) in `lang`'s words
+    (`dra: om 4 eller mindre byt B2, annars vänd C3`), as `to_english` reads it back (in the
+    opening, "turn up" is a reveal there too)."""
+    table = LEXICON.get(lang or "")
+    if not table or not isinstance(text, str):
+        return text
+    shown = {**{en: p[0] for en, p in table.items() if en}, **SHOWN.get(lang or "", {})}
+    return _ENGLISH.sub(lambda m: shown.get(m.group(0), m.group(0)), text)

@@ -1,0 +1,364 @@
+"""Languages per seat (issue 17): the language chosen on /new, on the accept page and in the
+settings; pages and mails in the seat's language, spectators in the browser's; the engine's
+refusals said in the player's language; the catalogues compiled from the repository's .po files."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from string import Formatter
+
+import pytest
+from flask_babel import force_locale
+from sqlmodel import select
+
+import engine
+from engine.errors import TEXTS, IllegalMove, MoveParseError, english
+from service import i18n
+from service.mail.render import command_help
+from service.play.refusals import REFUSALS, say
+from service.play.reply_words import to_english
+from service.store.models import SeatRow
+from tests.engine.helpers import grid, new, position
+from tests.service import helpers as h
+
+THREE = (("Ann", "ann@example.com"), ("Bo", "bo@example.com"), ("Cy", "cy@example.com"))
+
+
+def _sample(code: str) -> dict:
+    fields = {f for _lit, f, _spec, _conv in Formatter().parse(TEXTS[code]) if f}
+    return {f: IllegalMove.of("game_over") if f == "reason" else f"<{f}>" for f in fields}
+
+
+# ------------------------------------------------------------------------------ refusals
+def test_every_engine_refusal_code_has_a_translation_that_agrees_in_english(app) -> None:
+    assert set(TEXTS) <= set(REFUSALS), sorted(set(TEXTS) - set(REFUSALS))
+    with app.app_context(), force_locale("en"):
+        for code in TEXTS:
+            exc = IllegalMove.of(code, **_sample(code))
+            assert say(exc) == str(exc) == english(code, exc.params), code
+
+
+def test_a_refusal_keeps_its_english_text_and_carries_code_and_params() -> None:
+    g = position(new([grid("1 2 3 4 / 5 6 7 8 / 9 10 11 12"), grid("0 0 0 0 / 1 1 1 1 / 2 2 2 2")]),
+                 up={0: "A1 B1", 1: "A1 B1"}, turn=0)
+    with pytest.raises(IllegalMove) as caught:
+        g.play(1, "draw")
+    assert str(caught.value) == "it is Ann's turn, not yours"
+    assert (caught.value.code, caught.value.params) == ("not_your_turn", {"who": "Ann"})
+    with pytest.raises(MoveParseError) as caught:
+        engine.plans.parse_plan(g, 0, "draw swap Z9")
+    assert caught.value.code in {"unreadable_moves", "not_a_cell"}
+
+
+def test_refusals_are_said_in_the_current_language_nested_ones_too(app) -> None:
+    g = position(new([grid("1 2 3 4 / 5 6 7 8 / 9 10 11 12"), grid("0 0 0 0 / 1 1 1 1 / 2 2 2 2")]),
+                 up={0: "A1 B1", 1: "A1 B1"}, turn=0)
+    with pytest.raises(IllegalMove) as caught:
+        engine.plans.parse_plan(g, 0, "draw swap B2 flip C3")
+    exc = caught.value
+    with app.app_context():
+        with force_locale("en"):
+            assert say(exc) == str(exc)
+        for lang in i18n.TRANSLATED:
+            with force_locale(lang):
+                said = say(exc)
+            assert said != str(exc), (lang, said)
+
+
+def test_an_unknown_code_is_shown_in_the_engines_english(app) -> None:
+    with app.app_context(), force_locale("sv"):
+        assert say(engine.errors.OptionError("bad options")) == "bad options"
+
+
+def test_a_skyjo_action_refusal_without_a_code_in_a_classic_codes_english_is_translated(app) -> None:
+    """SKYJO Action's engine raises some refusals without a code, in a classic code's English
+    (A4: in the opening, first reveal): said as that code; English unchanged; an Action-only text
+    stays English."""
+    g = engine.new_game(["Ann", "Bo"], variant="action", seed="i18n-refusal")
+    with pytest.raises(engine.IllegalMove) as refused:
+        g.play(0, "draw")
+    with app.app_context():
+        with force_locale("en"):
+            assert say(refused.value) == str(refused.value)
+        with force_locale("sv"):
+            assert say(refused.value) == say(engine.IllegalMove.of("reveal_first"))
+            assert say(refused.value) != str(refused.value)
+            assert say(engine.IllegalMove("C3 has been removed")) == say(engine.IllegalMove.of("removed", cell="C3"))
+            assert say(engine.IllegalMove("swap-own needs two different cells")) == "swap-own needs two different cells"
+
+
+ACTION_ENGLISH = [  # SKYJO Action refusals as its engine writes them (engine/action: no code)
+    "that is not a move", "waiting for Bo", "place 3 of the action row is empty",
+    "the action deck and its discard pile are empty",
+    "the opening is over: draw, take, take an action card or play one",
+    "you have no grid cards left: take or play an action card, or pass", "the discard pile is empty",
+    "you may pass only when you have no other move", "there are no drawn three cards to pick from",
+    "you drew 3 cards: pick 1-3", "you hold no Thief card", "you took that Double move this turn; play it on a later turn",
+    "there is no Insight on the action discard pile", "Bo holds no Thief card", "Bo is not playing this round",
+    "you hold no Defense card to block with", "the thief steals from another player", "there are no cards to draw",
+    "your star set in column B is complete: keep it or remove it",
+]
+
+
+def test_skyjo_action_refusals_are_said_in_every_language_and_unchanged_in_english(app) -> None:
+    """Each SKYJO Action refusal (A4-A11) of `action_refusals`: the same English, another text in
+    every other language, its card by the card's name there (A9)."""
+    from service.play.action_refusals import ACTION_REFUSALS
+
+    assert len(ACTION_ENGLISH) == len(ACTION_REFUSALS)
+    with app.app_context():
+        for english in ACTION_ENGLISH:
+            with force_locale("en"):
+                assert say(engine.IllegalMove(english)) == english
+            for lang in i18n.TRANSLATED:
+                with force_locale(lang):
+                    assert say(engine.IllegalMove(english)) != english, (lang, english)
+        with force_locale("de"):
+            assert "Dieb" in say(engine.IllegalMove("Bo holds no Thief card"))
+
+
+# ------------------------------------------------------------------------------ a seat's language
+def _langs(app) -> dict[str, str]:
+    with app.app_context():
+        from service.store.db import transaction
+
+        with transaction() as s:
+            return {r.email: r.lang for r in s.exec(select(SeatRow))}
+
+
+def test_the_host_picks_each_invitees_language_default_the_hosts_own(app, client) -> None:
+    status, _where = h.new_game(client, THREE, extra={"host_lang": "de", "players-0-lang": "sv"})
+    assert status == 303
+    assert _langs(app) == {"ann@example.com": "de", "bo@example.com": "sv", "cy@example.com": "de"}
+    invitations = {m.to_addr: m for m in h.mails(app) if m.to_addr != "ann@example.com"}
+    assert '<html lang="sv">' in invitations["bo@example.com"].html_body
+    assert '<html lang="de">' in invitations["cy@example.com"].html_body
+
+
+def test_new_preselects_the_browsers_language(client) -> None:
+    page = client.get("/new", headers={"Accept-Language": "nl-BE,nl;q=0.9,en;q=0.5"}).text
+    assert '<option selected value="nl">' in page or 'value="nl" selected' in page or \
+        '<option value="nl" selected>' in page
+    assert '<html lang="nl">' in page
+
+
+def _seat_path(app, email: str) -> str:
+    for m in reversed(h.mails(app)):
+        if m.to_addr == email:
+            return next(p for p in h.links_of(m) if p.startswith("/s/") and "/m/" not in p and "prefs" not in p)
+    raise AssertionError(email)
+
+
+def test_the_accept_page_preselects_the_browsers_language_and_accepting_keeps_the_choice(app, client) -> None:
+    h.new_game(client, THREE)
+    bo = _seat_path(app, "bo@example.com")
+    page = client.get(bo, headers={"Accept-Language": "af"}).text
+    assert '<option value="af" lang="af" selected>' in page
+    assert '<html lang="en">' in page  # the seat's language until the player chooses (the host's: en)
+    r = h.post_form(client, f"{bo}/accept", {"tz": "Europe/Stockholm", "lang": "af"}, page_path=bo)
+    assert r.status_code == 303
+    assert _langs(app)["bo@example.com"] == "af"
+    assert '<html lang="af">' in client.get(bo).text
+
+
+def test_the_settings_page_changes_the_language(app, client) -> None:
+    h.new_game(client, THREE)
+    ann = _seat_path(app, "ann@example.com")
+    r = h.post_form(client, f"{ann}/prefs", {"mail_pref": "every", "lang": "nl"})
+    assert r.status_code == 303
+    assert _langs(app)["ann@example.com"] == "nl"
+    assert '<html lang="nl">' in client.get(f"{ann}/prefs").text
+    bad = h.post_form(client, f"{ann}/prefs", {"mail_pref": "every", "lang": "xx"})
+    assert bad.status_code == 400
+
+
+def test_a_spectators_page_follows_the_browser(app, client) -> None:
+    h.new_game(client, THREE, extra={"host_lang": "de"})
+    from service.render import board as render
+
+    game = h.only_game(app)
+    with app.app_context():
+        watch = render.watch_path(game.id, game.spectator_salt)
+    assert '<html lang="sv">' in client.get(watch, headers={"Accept-Language": "sv"}).text
+
+
+# ------------------------------------------------------------------------------ dates, help, catalogues
+def test_dates_are_written_with_babels_formats_in_the_readers_language_and_zone(app) -> None:
+    t = datetime(2026, 12, 2, 13, 5)
+    with app.app_context():
+        with force_locale("en"):
+            assert i18n.local_time(t, "Europe/Berlin") == "Dec 2, 2026 14:05 (Europe/Berlin)"
+        with force_locale("de"):
+            assert i18n.local_time(t, "Europe/Berlin") == "02.12.2026 14:05 (Europe/Berlin)"
+        with force_locale("sv"):
+            assert i18n.local_time(t, "Asia/Tokyo") == "2 dec. 2026 22:05 (Asia/Tokyo)"
+
+
+def test_the_reply_help_in_each_language_shows_only_working_commands(app) -> None:
+    """The help's examples, in each language's words, play (issue 17, point 4)."""
+    g = position(new([grid("1 2 3 4 / 5 6 7 8 / 9 10 11 12"), grid("0 0 0 0 / 1 1 1 1 / 2 2 2 2")]),
+                 up={0: "A1 B1", 1: "A1 B1"}, turn=0)
+    opening = new([grid("1 2 3 4 / 5 6 7 8 / 9 10 11 12"), grid("0 0 0 0 / 1 1 1 1 / 2 2 2 2")])
+    for lang in i18n.LANGUAGES:
+        with app.app_context(), force_locale(lang):
+            first, second = command_help()
+        examples = [e.strip().rstrip(".") for e in first.split(": ", 1)[1].split("|")]
+        *turns, reveal = examples
+        for text in turns:
+            engine.plans.parse_plan(g, 0, to_english(text, lang))
+        engine.plans.parse_plan(opening, 0, to_english(reveal, lang, opening=True))
+        plan = second.split(": ", 1)[1].rstrip(".")
+        assert engine.plans.parse_plan(g, 0, to_english(plan, lang)).text() == \
+            "draw: if 4 or less swap B2, if 9 or more flip C3, else swap A1", (lang, plan)
+
+
+def test_catalogues_are_compiled_when_a_po_is_newer(tmp_path) -> None:
+    po = tmp_path / "sv" / "LC_MESSAGES" / "messages.po"
+    po.parent.mkdir(parents=True)
+    po.write_text('msgid ""\nmsgstr "Content-Type: text/plain; charset=utf-8\\n"\n\nmsgid "Save"\nmsgstr "Spara"\n',
+                  encoding="utf-8")
+    assert i18n.compile_catalogues(tmp_path) == [po.with_suffix(".mo")]
+    assert i18n.compile_catalogues(tmp_path) == []  # up to date: nothing written
+    from babel.messages.mofile import read_mo
+
+    with po.with_suffix(".mo").open("rb") as f:
+        assert read_mo(f).get("Save").string == "Spara"
+
+
+# ------------------------------------------------------------------------------ replies and mails per seat
+def _start_in(app, client, langs: dict[str, str]):
+    """Ann hosts in English; each invitee in `langs` (email -> language); everybody accepts."""
+    extra = {"host_lang": "en"}
+    for i, (_name, email) in enumerate(THREE[1:]):
+        extra[f"players-{i}-lang"] = langs.get(email, "en")
+    h.new_game(client, THREE, extra=extra)
+    for m in h.mails(app):
+        if m.template == "invitation":
+            seat = next(p for p in h.links_of(m) if re.fullmatch(r"/s/[A-Za-z0-9_-]+", p))
+            assert h.post_form(client, seat + "/accept", page_path=seat).status_code == 303
+    return h.only_game(app)
+
+
+def test_each_seats_mails_are_in_its_own_language(app, client) -> None:
+    _start_in(app, client, {"bo@example.com": "sv", "cy@example.com": "de"})
+    mails = h.mails(app)
+    by = {addr: [m for m in mails if m.to_addr == addr] for addr in ("ann@example.com", "bo@example.com",
+                                                                    "cy@example.com")}
+    # every subject says its kind (mail/subjects.py) and names the game, in the recipient's language
+    assert all(m.subject.endswith("SKYJO with Ann, Bo and Cy") for m in by["ann@example.com"])
+    assert all(m.subject.endswith("SKYJO med Ann, Bo och Cy") for m in by["bo@example.com"])
+    assert all(m.subject.endswith("SKYJO mit Ann, Bo und Cy") for m in by["cy@example.com"])
+    assert {m.subject for m in by["bo@example.com"] if m.template == "invitation"} == {
+        "Inbjudan från Ann: SKYJO med Ann, Bo och Cy"}
+    assert {m.subject for m in by["cy@example.com"] if m.template == "turn"} <= {
+        "Du bist dran · Runde 1 · SKYJO mit Ann, Bo und Cy"}
+    invitation_bo = next(m for m in by["bo@example.com"] if m.template == "invitation")
+    assert "Tacka ja eller nej" in invitation_bo.text_body
+    turn_cy = next(m for m in by["cy@example.com"] if m.template == "turn")
+    assert "Antworte mit deinem Zug in der ersten Zeile: ziehe tausche B2" in turn_cy.text_body
+    # the host's notices say who accepted, in the host's language (English here)
+    assert any(m.template == "notice" and "Bo accepted the invitation." in m.text_body
+               for m in by["ann@example.com"])
+
+
+def test_a_reply_in_swedish_plays_a_whole_turn_and_is_answered_in_swedish(app, client) -> None:
+    from service.play import reply_service
+    from tests.service.test_reply_service import latest_reply_mail, reply_to
+
+    game = _start_in(app, client, {"bo@example.com": "sv", "cy@example.com": "sv"})
+    for r in h.seats(app, game.id):  # the opening, each in its language ("vänd upp" reveals, C4)
+        words = {"sv": "vänd upp A1, vänd upp B1"}.get(r.lang, "reveal A1, reveal B1")
+        assert reply_service.handle_inbound(app, reply_to(latest_reply_mail(app, r.email), words)) == "applied"
+    g = engine.Game.from_json(h.game_state(app, game.id)[1])
+    while g.owes(g.pending()[0].seat) != "turn":  # extra reveals on a tie
+        p = g.pending()[0].seat
+        row = next(r for r in h.seats(app, game.id) if r.seat == p)
+        mail = latest_reply_mail(app, row.email)
+        text = g.legal_moves(p)[0].text().replace("reveal", "vänd upp" if row.lang == "sv" else "reveal")
+        assert reply_service.handle_inbound(app, reply_to(mail, text)) == "applied"
+        g = engine.Game.from_json(h.game_state(app, game.id)[1])
+    seat = g.pending()[0].seat
+    row = next(r for r in h.seats(app, game.id) if r.seat == seat)
+    if row.lang != "sv":  # Ann (English) starts: she plays in English, then it is a Swedish seat's turn
+        mail = latest_reply_mail(app, row.email)
+        assert reply_service.handle_inbound(app, reply_to(mail, "draw: if 4 or less swap C1, else swap C2")) \
+            == "applied"
+        g = engine.Game.from_json(h.game_state(app, game.id)[1])
+        seat = g.pending()[0].seat
+        row = next(r for r in h.seats(app, game.id) if r.seat == seat)
+    assert row.lang == "sv"
+    # a reply it cannot play is explained in Swedish, with the help in Swedish; nothing is played
+    before, since = h.game_state(app, game.id)[0], h.mails(app)[-1].id
+    mail = latest_reply_mail(app, row.email)
+    assert reply_service.handle_inbound(app, reply_to(mail, "byt Z9", mid="<bad@x>")) == "refused"
+    refused = next(m for m in h.mails(app, since) if m.to_addr == row.email)
+    assert "Inte genomfört" in refused.text_body and "Svara med ditt drag på första raden" in refused.text_body
+    assert h.game_state(app, game.id)[0] == before
+    # the whole turn in Swedish
+    since = h.mails(app)[-1].id
+    plan = "dra: om 4 eller mindre byt C1, annars byt C2"
+    assert reply_service.handle_inbound(app, reply_to(mail, plan)) == "applied"
+    assert h.game_state(app, game.id)[0] == before + 2  # draw and swap: the whole turn
+    answer = next(m for m in h.mails(app, since) if m.to_addr == row.email and m.template == "answer")
+    assert "Uppfattat: dra: om 4 eller mindre byt C1, annars byt C2" in answer.text_body
+
+
+def test_event_sentences_say_in_english_what_the_engine_says_and_are_translated(app) -> None:
+    """Every classic event type of whole games (bots): the service's English sentence is the
+    engine's, and each other language says something else."""
+    from engine.bots import bot_move
+    from service.render.events import EVENTS, event_text
+
+    seen: set[str] = set()
+    for seed in range(6):
+        g = engine.new_game(["Ann", "Bo", "Cy"], seed=f"i18n-{seed}", options={"target_score": 60})
+        rng = __import__("random").Random(seed)
+        while not g.is_over:
+            p = g.pending()[0].seat
+            g.play(p, bot_move(g, p, "greedy", rng))
+        for e in engine.view(g, None)["log"]:
+            seen.add(e["type"])
+            with app.app_context():
+                with force_locale("en"):
+                    assert event_text(e, g.names) == e["text"], e
+                for lang in i18n.TRANSLATED:
+                    with force_locale(lang):
+                        assert event_text(e, g.names) != e["text"], (lang, e)
+    assert {"round_start", "reveal", "start", "draw", "take", "swap", "flip", "close", "round_end",
+            "game_over"} <= seen <= set(EVENTS)
+
+
+def test_a11_skyjo_action_events_in_english_are_the_engines_and_translated_in_every_language(app) -> None:
+    """SKYJO Action's own event types (A4-A11) over whole bot games: the service's English sentence
+    is the engine's (`engine.action.text`), and each other language says something else."""
+    from engine.bots import bot_move
+    from service.render.action_events import ACTION_EVENTS
+    from service.render.events import event_text
+
+    seen: set[str] = set()
+    for seed in range(4):
+        g = engine.new_game(["Ann", "Bo", "Cy"], variant="action", seed=f"i18n-action-{seed}",
+                            options={"target_score": 60})
+        rng = __import__("random").Random(seed)
+        while not g.is_over:
+            p = g.pending()[0].seat
+            g.play(p, bot_move(g, p, "random", rng))
+        for e in engine.view(g, None)["log"]:
+            if e["type"] not in ACTION_EVENTS:
+                continue
+            seen.add(e["type"])
+            with app.app_context():
+                with force_locale("en"):
+                    assert event_text(e, g.names) == e["text"], e
+                for lang in i18n.TRANSLATED:
+                    with force_locale(lang):
+                        assert event_text(e, g.names) != e["text"], (lang, e)
+    assert {"take_action", "play_action", "star_trigger"} <= seen
+
+
+def test_the_english_reply_help_is_the_engines_command_help(app) -> None:
+    from engine.plans import COMMAND_HELP
+
+    with app.app_context(), force_locale("en"):
+        assert "\n".join(command_help()) == COMMAND_HELP

@@ -1,0 +1,152 @@
+"""Plans in the player's language (issue 17, point 4): each language's words read as the engine's
+English grammar (service.play.reply_words), English always understood, cells A1-D3 as they are."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import engine
+from engine.plans import parse_plan, read_plan
+from service.play.reply_words import LEXICON, in_words_of, to_english
+from tests.engine.helpers import grid, new, position
+
+LANGS = sorted(LEXICON)
+ANN = grid("1 2 3 4 / 5 6 7 8 / 9 10 11 12")
+BO = grid("0 0 0 0 / 1 1 1 1 / 2 2 2 2")
+
+
+def game_at_turn(draw_top: int = 3) -> engine.Game:
+    g = new([list(ANN), list(BO)], discard=5, draw_top=[draw_top, 9, 7])
+    return position(g, up={0: "A1 B1", 1: "A1 B1"}, turn=0)
+
+
+@pytest.mark.parametrize("lang, text", [
+    ("sv", "dra: om 4 eller mindre byt B2, annars vänd C3"),
+    ("sv", "Dra\nom 4 eller mindre byt B2\nannars vänd upp C3"),
+    ("nl", "trek: als 4 of minder ruil B2, anders draai C3 om"),
+    ("nl", "trek, als 4 of lager dan ruil B2, anders draai C3"),
+    ("af", "trek: as 4 of minder ruil B2, anders draai C3 om"),
+    ("de", "ziehe: wenn 4 oder weniger tausche B2, sonst decke C3 auf"),
+    ("de", "Zieh, falls höchstens 4 dann tausche B2, ansonsten dreh C3 um"),
+    ("en", "draw: if 4 or less swap B2, else flip C3"),
+    ("sv", "draw: if 4 or less swap B2, else flip C3"),  # English in every language
+    ("de", "draw: wenn 4 oder weniger swap B2, else decke C3 auf"),  # and mixed
+])
+def test_the_issues_example_plan_in_each_language_reads_as_the_english_one(lang: str, text: str) -> None:
+    g = game_at_turn()
+    assert read_plan(g, to_english(text, lang)).text() == "draw: if 4 or less swap B2, else flip C3"
+
+
+@pytest.mark.parametrize("lang, text, english", [
+    ("sv", "ta byt C1", "take, swap C1"),
+    ("nl", "neem ruil C1", "take, swap C1"),
+    ("af", "vat, ruil C1", "take, swap C1"),
+    ("de", "nimm, tausche C1", "take, swap C1"),
+    ("sv", "dra: om mellan 3 och 6 byt A2, om 9 eller mer vänd D3, annars byt C1",
+     "draw: if between 3 and 6 swap A2, if 9 or more flip D3, else swap C1"),
+    ("nl", "trek: als tussen 3 en 6 ruil A2, als 9 of meer draai D3, anders ruil C1",
+     "draw: if between 3 and 6 swap A2, if 9 or more flip D3, else swap C1"),
+    ("af", "trek: as tussen 3 en 6 ruil A2, as 9 of meer draai D3, anders ruil C1",
+     "draw: if between 3 and 6 swap A2, if 9 or more flip D3, else swap C1"),
+    ("de", "ziehe: wenn zwischen 3 und 6 tausche A2, wenn 9 oder mehr decke D3 auf, sonst tausche C1",
+     "draw: if between 3 and 6 swap A2, if 9 or more flip D3, else swap C1"),
+])
+def test_take_and_ranges_in_each_language(lang: str, text: str, english: str) -> None:
+    assert read_plan(game_at_turn(), to_english(text, lang)).text() == english
+
+
+@pytest.mark.parametrize("lang, text", [("sv", "vänd upp A1, vänd upp B2"), ("nl", "draai A1 open, draai B2 open"),
+                                        ("af", "draai A1 om en draai B2 om"), ("de", "decke A1 auf und decke B2 auf")])
+def test_in_the_opening_the_verb_for_turning_up_a_card_reveals_C4(lang: str, text: str) -> None:
+    g = new([list(ANN), list(BO)])
+    plan = parse_plan(g, 0, to_english(text, lang, opening=True))
+    assert plan.text() == "reveal A1, reveal B2"
+
+
+def test_cells_numbers_and_names_are_left_alone() -> None:
+    for lang in LANGS:
+        assert to_english("A1 b2 C3 D3 12 -2 Bo Ann", lang) == "A1 b2 C3 D3 12 -2 Bo Ann"
+    assert to_english("dra byt B2", "en") == "dra byt B2"  # English seats read English only
+
+
+def test_within_a_language_every_word_means_one_thing() -> None:
+    for lang, table in LEXICON.items():
+        seen: dict[str, str] = {}
+        for en, phrases in table.items():
+            for p in phrases:
+                assert seen.setdefault(p, en) == en, (lang, p, seen[p], en)
+
+
+# ------------------------------------------------------------------------------ property tests
+# A random plan as English tokens (moves, connectives, conditions); each language writes it with a
+# random choice of its words for every token; both must read as the same plan, or both be refused.
+CELLS = [f"{c}{r}" for c in "ABCD" for r in "123"]
+_cell = st.sampled_from(CELLS)
+_n = st.integers(-2, 12).map(str)
+_condition = st.one_of(
+    st.tuples(_n, st.sampled_from(["or less", "or more"])).map(list),
+    st.tuples(st.sampled_from(["at most", "at least", "less than", "more than", "not"]), _n).map(list),
+    st.tuples(st.just("between"), _n, st.just("and"), _n).map(list),
+    _n.map(lambda n: [n]),
+    st.just(["negative"]), st.just(["positive"]),
+)
+_place = st.tuples(st.sampled_from(["swap", "flip"]), _cell).map(list)
+_branch = st.tuples(st.just("if"), _condition, _place).map(lambda t: ["if", *t[1], *t[2]])
+
+
+@st.composite
+def english_plans(draw) -> list[str]:
+    """Tokens of a plan: a head, then optional branches (words or separators)."""
+    kind = draw(st.sampled_from(["take", "draw", "draw-branches"]))
+    if kind == "take":
+        return ["take", draw(st.sampled_from([",", "then", ""])), "swap", draw(_cell)]
+    if kind == "draw":
+        return ["draw", *draw(_place)]
+    tokens = ["draw", ":"]
+    for b in draw(st.lists(_branch, min_size=1, max_size=3)):
+        tokens += [*b, ","]
+    if draw(st.booleans()):
+        tokens += ["else", *draw(_place)]
+    return [t for t in tokens if t]
+
+
+def write_in(lang: str, tokens: list[str], choose) -> str:
+    table = LEXICON[lang]
+    words = [choose(table[t]) if t in table else t for t in tokens]
+    return " ".join(words).replace(" ,", ",").replace(" :", ":")
+
+
+def _outcome(g: engine.Game, text: str):
+    try:
+        return read_plan(g, text).text()
+    except engine.EngineError as exc:
+        return ("refused", exc.code)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.function_scoped_fixture])
+@given(tokens=english_plans(), data=st.data())
+def test_a_plan_written_in_any_language_reads_as_the_same_english_plan(lang: str, tokens: list[str], data) -> None:
+    g = game_at_turn()
+    english = " ".join(tokens).replace(" ,", ",").replace(" :", ":")
+    written = write_in(lang, tokens, lambda choices: data.draw(st.sampled_from(choices)))
+    assert _outcome(g, to_english(written, lang)) == _outcome(g, english), written
+    # English stays understood in that language too
+    assert _outcome(g, to_english(english, lang)) == _outcome(g, english)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tokens=english_plans())
+def test_a_plan_shown_in_the_players_words_reads_back_as_the_same_plan(lang: str, tokens: list[str]) -> None:
+    """What the answer to a reply shows ("Understood: dra: om 4 eller mindre byt B2, ...") is a plan
+    the player can send back as it is."""
+    g = game_at_turn()
+    try:
+        canonical = read_plan(g, " ".join(tokens).replace(" ,", ",").replace(" :", ":")).text()
+    except engine.EngineError:
+        return
+    assert read_plan(g, to_english(in_words_of(canonical, lang), lang)).text() == canonical
