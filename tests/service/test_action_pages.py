@@ -50,13 +50,18 @@ def assert_readable(text: str, where: str) -> None:
 
 def _reply_examples_say_the_card(text: str) -> str:
     """The plain-text reply box writes each example command on its own line (4 spaces in), the
-    sentence saying what it does on the next: a command `action row N` must be followed by a
-    sentence naming the card; the command itself is then left out of the check."""
+    sentence saying what it does on the next: a command `action row N` (or `play <card id> ...`)
+    must be followed by a sentence naming the card in words; the command itself is then left out
+    of the check (it is what a player types)."""
     lines = text.split("\n")
     for i, line in enumerate(lines):
         if re.fullmatch(r"    action row \d", line):
             says = next((s for s in lines[i + 1:] if s.strip()), "")
             assert not BARE_ROW.search(says) and "from the action row" in says, (line, says)
+            lines[i] = ""
+        elif re.fullmatch(r"    play [a-z-]+( .*)?", line):  # e.g. `play swap-own A1 C3`: the card's id
+            says = next((s for s in lines[i + 1:] if s.strip()), "")
+            assert not SLUG.search(says) and not BARE_ROW.search(says) and says.strip(), (line, says)
             lines[i] = ""
     return "\n".join(lines)
 
