@@ -20,6 +20,7 @@ import os
 import re
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -41,6 +42,21 @@ PLAYERS = (("Ann", "ann@example.com"), ("Bo", "bo@example.com"), ("Carla", "carl
 TARGET = 110  # classic: with the fixed deal and the moves below round 1 scores 63, 52 and 106: two rounds (C12)
 BOARD_URL = re.compile(r"/s/[A-Za-z0-9_-]+(\?[^/]*)?(#.*)?$")
 TWO_STEP_CARDS = re.compile(r"Swap own|Swap with|Insight")
+
+# what a seat reads in its language (issue 17), as in translations/<lang>/LC_MESSAGES/messages.po
+WORDS = {
+    "en": {"accept_link": "Accept or decline", "you_are_in": "You are in"},
+    "sv": {"title": "SKYJO med Ann, Bo och Carla", "turn": "Din tur · runda {n} · {title}",
+           "game_over": "Spelet är slut: ", "your_move": "Ditt drag"},
+    "nl": {"title": "SKYJO met Ann, Bo en Carla", "turn": "Jouw beurt · ronde {n} · {title}",
+           "game_over": "Spel voorbij: ", "your_move": "Jouw zet", "accept_link": "Accepteren of afslaan",
+           "you_are_in": "Je doet mee!"},
+    "de": {"title": "SKYJO mit Ann, Bo und Carla", "turn": "Du bist dran · Runde {n} · {title}",
+           "game_over": "Spiel vorbei: ", "your_move": "Dein Zug", "accept_link": "Zusagen oder absagen",
+           "you_are_in": "Du bist dabei!"},
+}
+ENGLISH_SUBJECTS = ("Your turn", "Reminder: your turn", "Round ", "Game over", "Invitation from", "Your reply",
+                    "Your message")
 
 pytestmark = pytest.mark.browser
 
@@ -137,12 +153,16 @@ def _click_to(page, target, url) -> None:
         target.click()
 
 
-def play_game(tour: Tour, gid: str, addrs: list[str], *, action: bool, max_decisions: int = 400) -> dict:
+def play_game(tour: Tour, gid: str, addrs: list[str], *, action: bool, max_decisions: int = 400,
+              on_mail: Callable[[int, engine.Game, OutboxMail], None] | None = None) -> dict:
     """Every owed decision played by its player from their mail and board until the game ends.
-    Returns what was seen on the way (the mails of each kind, screenshot names)."""
+    Returns what was seen on the way (the mails of each kind, screenshot names). `on_mail(seat,
+    game, mail)` sees each mail before it is followed; with it, the tour's English-only checks and
+    screenshots of a classic game are left out (the caller checks the mails its own way)."""
     page = tour.wide
     seen: dict = {"rounds": set(), "took_two_step": False, "picked": False, "moves": 0}
-    shot = set()
+    shot = set() if on_mail is None else {"mail-turn", "page-confirm", "page-board-drawn", "page-round-over",
+                                          "page-board-opening"}
     for _ in range(max_decisions):
         status, g = _state(tour.app, gid)
         if status == "finished":
@@ -152,6 +172,8 @@ def play_game(tour: Tour, gid: str, addrs: list[str], *, action: bool, max_decis
         owed = g.decision_id(seat)
         mail = tour.wait_mail(addrs[seat], lambda m, d=owed: f"?d={d}" in (m.html_body or ""),
                               f"a link for decision {owed}")
+        if on_mail is not None:
+            on_mail(seat, g, mail)
         if action and "mail-action-turn" not in shot and g.owes(seat) == "turn":
             shot.add("mail-action-turn")
             assert mail.subject.startswith(f"Your turn · round {g.round} · SKYJO with"), mail.subject
@@ -258,14 +280,19 @@ def _board_buttons(tour: Tour, shot: set, action: bool) -> None:
         _click_to(page, pick, BOARD_URL)
 
 
-def _new_game(tour: Tour, players, *, variant: str, target: int) -> str:
+def _new_game(tour: Tour, players, *, variant: str, target: int, langs: tuple[str, ...] | None = None) -> str:
+    """The game created from /new; `langs`: each player's language, the host's first (issue 17)."""
     page = tour.wide
     page.goto(tour.base + "/new")
     page.fill("#host_name", players[0][0])
     page.fill("#host_email", players[0][1])
+    if langs:
+        page.select_option("#host_lang", langs[0])
     for i, (name, addr) in enumerate(players[1:]):
         page.fill(f"#players-{i}-name", name)
         page.fill(f"#players-{i}-email", addr)
+        if langs:
+            page.select_option(f"#players-{i}-lang", langs[i + 1])
     if variant == "action":
         page.select_option("#variant", "action")
         page.fill("#action_opt_target_score", str(target))
@@ -275,10 +302,24 @@ def _new_game(tour: Tour, players, *, variant: str, target: int) -> str:
     return h.only_game(tour.app).id
 
 
-def _accept_all(tour: Tour, players, *, shoot: bool) -> None:
+def _accept_all(tour: Tour, players, *, shoot: bool, langs: tuple[str, ...] | None = None) -> None:
+    """Each invitee accepts from their invitation mail. With `langs` (the host's first) each
+    invitee's browser asks for their language on the accept page, which must preselect it; the
+    browser asks for English again afterwards (the seat's pages follow the seat, not the browser)."""
     page = tour.wide
-    for name, addr in players[1:]:
+    for i, (name, addr) in enumerate(players[1:]):
         invitation = tour.wait_mail(addr, lambda m: m.template == "invitation", "the invitation")
+        if langs:
+            words = WORDS[langs[i + 1]]
+            page.set_extra_http_headers({"Accept-Language": langs[i + 1]})
+            tour.open_mail(invitation)
+            _click_to(page, page.get_by_role("link", name=words["accept_link"]), re.compile(r"/s/"))
+            assert page.input_value("#lang") == langs[i + 1], name
+            with page.expect_navigation():
+                page.click("button[data-action=accept]")
+            assert words["you_are_in"] in page.content(), name
+            page.set_extra_http_headers({"Accept-Language": "en"})
+            continue
         if shoot:
             assert invitation.subject == "Invitation from Ann: SKYJO with Ann, Bo and Carla", invitation.subject
             tour.shoot_mail("mail-invitation", invitation)
@@ -340,3 +381,61 @@ def test_a_classic_game_and_an_action_round_page_by_page_at_1280_and_390_px(live
                  "mail-round-over", "mail-game-over", "mail-action-turn"):
         for width in (DESKTOP, PHONE):
             assert (ARTIFACTS / f"{name}-{width}.png").stat().st_size > 1000, name
+
+
+def test_issue17_a_game_in_swedish_dutch_and_german_each_seat_mailed_and_shown_in_its_language(live):
+    """Issue 17's "done when": the host (Ann) plays in Swedish, Bo in Dutch, Carla in German; the
+    languages are chosen on /new, each invitee's accept page preselects their browser's language,
+    and the whole game (target 1: one round, C12) is played from the mails and boards. Every turn
+    mail and the game-over mail of a seat has its subject in the seat's language, no English
+    subject reaches it, and its board (opened with an English browser) says "Your move" in it."""
+    from playwright.sync_api import sync_playwright
+
+    app, base = live
+    ARTIFACTS.mkdir(exist_ok=True)
+    langs = ("sv", "nl", "de")
+    addrs = [a for _n, a in PLAYERS]
+    boards_seen: set[int] = set()
+
+    def check(seat: int, g: engine.Game, mail: OutboxMail) -> None:
+        words = WORDS[langs[seat]]
+        if g.owes(seat) != "turn":  # the opening's reveals: their mails are checked after the game
+            return
+        assert mail.subject == words["turn"].format(n=g.round, title=words["title"]), (langs[seat], mail.subject)
+        if seat in boards_seen:
+            return
+        boards_seen.add(seat)
+        phone = tour.phone
+        phone.goto(f"{base}/dev/mail/{mail.id}/html")
+        phone.screenshot(path=str(ARTIFACTS / f"lang-{langs[seat]}-turn-mail.png"), full_page=True)
+        board = next(h for h in phone.eval_on_selector_all("a[href]", "els => els.map(e => e.href)")
+                     if BOARD_URL.search(h) and "/m/" not in h and "/prefs" not in h)
+        phone.goto(board)
+        assert phone.inner_text("#moves h2") == words["your_move"], (langs[seat], phone.inner_text("#moves h2"))
+        if langs[seat] == "de":
+            phone.screenshot(path=str(ARTIFACTS / "lang-de-board.png"), full_page=True)
+
+    started = time.time()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        tour = Tour(app, base, browser)
+        gid = _new_game(tour, PLAYERS, variant="classic", target=1, langs=langs)
+        _accept_all(tour, PLAYERS, shoot=False, langs=langs)
+        seen = play_game(tour, gid, addrs, action=False, on_mail=check)
+        browser.close()
+    elapsed = time.time() - started
+    assert boards_seen == {0, 1, 2}
+    with app.app_context(), db.transaction() as s:
+        sent = list(s.exec(select(OutboxMail).where(OutboxMail.sent_at.is_not(None)).order_by(OutboxMail.id)))
+    for seat, addr in enumerate(addrs):
+        words = WORDS[langs[seat]]
+        subjects = [(m.template, m.subject) for m in sent if m.to_addr == addr and m.transport != "dropped"]
+        turns = [sub for t, sub in subjects if t == "turn"]
+        assert turns, f"{addr} got no turn mail: {subjects}"
+        assert all(sub.startswith(words["turn"].split(" ·")[0]) for sub in turns), (addr, turns)
+        assert any(sub.startswith(words["game_over"]) for _t, sub in subjects), (addr, subjects)
+        english = [sub for _t, sub in subjects if sub.startswith(ENGLISH_SUBJECTS)]
+        assert not english, f"{addr} ({langs[seat]}) got English subjects: {english}"
+    print(f"{seen['moves']} decisions in {elapsed:.0f} s")
+    for name in ("sv-turn-mail", "nl-turn-mail", "de-turn-mail", "de-board"):
+        assert (ARTIFACTS / f"lang-{name}.png").stat().st_size > 1000, name
