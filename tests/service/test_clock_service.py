@@ -203,7 +203,7 @@ def test_reminders_timeout_notes_and_digests_are_in_each_seats_language(app):
     reminders = {m.to_addr: m for m in q(app, select(OutboxMail))[before:]}
     assert "Erinnerung: Bitte entscheide dich bis" in reminders["ann@example.com"].text_body
     assert "Herinnering: beslis uiterlijk" in reminders["bo@example.com"].text_body
-    assert reminders["bo@example.com"].subject == "SKYJO met Ann en Bo"
+    assert reminders["bo@example.com"].subject == "Herinnering: jouw beurt · ronde 1 · SKYJO met Ann en Bo"
     before = len(q(app, select(OutboxMail)))
     sweep(app, start + timedelta(days=3))  # both time out: the computer reveals for them
     notes = [m for m in q(app, select(OutboxMail))[before:] if m.to_addr == "bo@example.com"]
