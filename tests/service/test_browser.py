@@ -439,7 +439,11 @@ def test_one_person_and_two_computer_seats_from_new_play_to_the_end_by_mail(comp
             link.first.click()
             page.wait_for_url(re.compile(r"/m/"))
             confirm = page.locator("button[data-action=confirm]")
-            assert confirm.count() == 1, page.content()[-2000:]
+            if not confirm.count():
+                # the person made this decision on the board already (the computers moved while
+                # they were there, and the board offered their next turn): the link says so
+                assert "this link is used up" in page.content(), page.content()[-2000:]
+                continue
             confirm.click()
             page.wait_for_url(re.compile(r"/s/[^/]+$"))
             clicked += 1
