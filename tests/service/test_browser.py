@@ -31,12 +31,17 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-net
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture
-def server(tmp_path):
+def require_chromium() -> None:
+    """Debian's chromium or nothing: a local run without it skips, a CI run (CI=true) fails."""
     if not os.path.exists(CHROMIUM):
         if IN_CI:
             pytest.fail("chromium is required under CI=true (apt-get install chromium)")
         pytest.skip("Debian's chromium is not installed")
+
+
+@pytest.fixture
+def server(tmp_path):
+    require_chromium()
     app = make_app(f"sqlite:///{tmp_path / 'browser.sqlite3'}", TESTING=False, DEV_MAILBOX=True,
                    GAME_SETUP={"seed": "browser-test-1"})  # a fixed deal keeps the run time steady
     srv = make_server("127.0.0.1", 0, app, threaded=True)
@@ -212,10 +217,7 @@ def app_live(tmp_path):
     """An app whose games a test prepares through its test client first (links in mails name
     http://localhost, as the helpers expect), then `serve()` starts it for chromium (no mail sender:
     these tests read the outbox directly). Yields (app, serve)."""
-    if not os.path.exists(CHROMIUM):
-        if IN_CI:
-            pytest.fail("chromium is required under CI=true (apt-get install chromium)")
-        pytest.skip("Debian's chromium is not installed")
+    require_chromium()
     app = make_app(f"sqlite:///{tmp_path / 'phone.sqlite3'}", TESTING=False, GAME_SETUP={"seed": "phone-1"})
     servers = []
 
@@ -364,10 +366,7 @@ def test_new_switches_variant_options_at_once_and_takes_the_browser_zone(app_liv
 def computer_server(tmp_path):
     """The service with its clock ticking in this process (as `skyjo-pbem serve` runs it): the
     computers' decisions are played by the clock, woken right after each move commits."""
-    if not os.path.exists(CHROMIUM):
-        if IN_CI:
-            pytest.fail("chromium is required under CI=true (apt-get install chromium)")
-        pytest.skip("Debian's chromium is not installed")
+    require_chromium()
     app = make_app(f"sqlite:///{tmp_path / 'computer.sqlite3'}", TESTING=False, DEV_MAILBOX=True,
                    GAME_SETUP={"seed": "browser-computer-1"}, CLOCK_INTERVAL=5)
     srv = make_server("127.0.0.1", 0, app, threaded=True)

@@ -16,7 +16,6 @@ and to find the newest mail asking for it; every move is made by a click in chro
 
 from __future__ import annotations
 
-import os
 import re
 import threading
 import time
@@ -30,13 +29,11 @@ from werkzeug.serving import make_server
 import engine
 from service.store import db
 from service.store.outbox_models import OutboxMail
-from tests.conftest import IN_CI, make_app
+from tests.conftest import make_app
 from tests.service import helpers as h
+from tests.service.test_browser import ARGS, CHROMIUM, require_chromium
 
-CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--no-first-run"]
 DESKTOP, PHONE = 1280, 390
 PLAYERS = (("Ann", "ann@example.com"), ("Bo", "bo@example.com"), ("Carla", "carla@example.com"))
 TARGET = 110  # classic: with the fixed deal and the moves below round 1 scores 63, 52 and 106: two rounds (C12)
@@ -63,10 +60,7 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture
 def live(tmp_path):
-    if not os.path.exists(CHROMIUM):
-        if IN_CI:
-            pytest.fail("chromium is required under CI=true (apt-get install chromium)")
-        pytest.skip("Debian's chromium is not installed")
+    require_chromium()
     app = make_app(f"sqlite:///{tmp_path / 'tour.sqlite3'}", TESTING=False, DEV_MAILBOX=True,
                    GAME_SETUP={"seed": "tour-1"})  # a fixed deal: the same game every run
     srv = make_server("127.0.0.1", 0, app, threaded=True)
