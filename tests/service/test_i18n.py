@@ -304,6 +304,16 @@ def test_a_reply_in_swedish_plays_a_whole_turn_and_is_answered_in_swedish(app, c
     assert "Uppfattat: dra: om 4 eller mindre byt C1, annars byt C2" in answer.text_body
 
 
+
+def _assert_said_in_every_language(app, event_text, e: dict, names: list[str]) -> None:
+    """An event's sentence: in English exactly the engine's `text`, in every other language another."""
+    with app.app_context():
+        with force_locale("en"):
+            assert event_text(e, names) == e["text"], e
+        for lang in i18n.TRANSLATED:
+            with force_locale(lang):
+                assert event_text(e, names) != e["text"], (lang, e)
+
 def test_event_sentences_say_in_english_what_the_engine_says_and_are_translated(app) -> None:
     """Every classic event type of whole games (bots): the service's English sentence is the
     engine's, and each other language says something else."""
@@ -319,12 +329,7 @@ def test_event_sentences_say_in_english_what_the_engine_says_and_are_translated(
             g.play(p, bot_move(g, p, "greedy", rng))
         for e in engine.view(g, None)["log"]:
             seen.add(e["type"])
-            with app.app_context():
-                with force_locale("en"):
-                    assert event_text(e, g.names) == e["text"], e
-                for lang in i18n.TRANSLATED:
-                    with force_locale(lang):
-                        assert event_text(e, g.names) != e["text"], (lang, e)
+            _assert_said_in_every_language(app, event_text, e, g.names)
     assert {"round_start", "reveal", "start", "draw", "take", "swap", "flip", "close", "round_end",
             "game_over"} <= seen <= set(EVENTS)
 
@@ -348,12 +353,7 @@ def test_a11_skyjo_action_events_in_english_are_the_engines_and_translated_in_ev
             if e["type"] not in ACTION_EVENTS:
                 continue
             seen.add(e["type"])
-            with app.app_context():
-                with force_locale("en"):
-                    assert event_text(e, g.names) == e["text"], e
-                for lang in i18n.TRANSLATED:
-                    with force_locale(lang):
-                        assert event_text(e, g.names) != e["text"], (lang, e)
+            _assert_said_in_every_language(app, event_text, e, g.names)
     assert {"take_action", "play_action", "star_trigger"} <= seen
 
 
