@@ -63,7 +63,12 @@ class ActionLegalMixin:
         return f"seat {seat}"
 
     def parse_move(self, text: str) -> Move | ActionMove:  # type: ignore[override]
-        return parse_action_move(text, self.names)
+        """The move `text` says; a player it names is written as `who` says (A9.4, A9.7, A9.8), so
+        `... with seat 1 A1` and `... with bo A1` both read back as `... with Bo A1`."""
+        move = parse_action_move(text, self.names)
+        if isinstance(move, ActionMove) and move.target is not None and 0 <= move.target < self.n:
+            return dataclasses.replace(move, who=self.who(move.target))
+        return move
 
     def bind(self, seat: int, move: Move | ActionMove) -> Move | ActionMove:
         """The move as `seat` makes it and as the record will show it: `me` becomes that seat, and

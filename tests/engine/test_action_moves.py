@@ -305,3 +305,12 @@ def test_apply_move_is_pure_and_every_event_has_a_sentence() -> None:
     )
     new_game, events = engine.apply_move(new_game, 1, "block")
     assert events[0]["text"] == "Bo blocked Ann's Meteor shower with Defense."
+
+
+def test_a9_a_named_player_is_written_by_name_however_the_mover_typed_them(g3: ActionGame) -> None:
+    """A plan's answer shows the move as read (`Understood: play thief from Bo defense`), so a target
+    typed as `seat 1` or `bo` reads back by name; `me` stays `me` until the mover binds it."""
+    assert g3.parse_move("play thief from seat 1 double-move").text() == "play thief from Bo double-move"
+    assert g3.parse_move("play insight column b of BO").text() == "play insight column B of Bo"
+    assert g3.parse_move("play swap-with-player C1 with #2 A1").text() == "play swap-with-player C1 with Cy A1"
+    assert g3.parse_move("play insight row 2 of me").text() == "play insight row 2 of me"
