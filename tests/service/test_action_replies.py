@@ -4,6 +4,8 @@ take and swap, a condition on the drawn card with a star (A6) - and Action's own
 
 from __future__ import annotations
 
+import re
+
 import engine
 from service.play import reply_service
 from tests.service import helpers as h
@@ -70,3 +72,44 @@ def test_a4_the_documented_reply_forms_work_in_action(app, client):
         assert "Understood:" in got.text_body, (body, got.text_body[:800])
         assert version_of(app, game.id) > v
         _settle(app, game.id)
+
+
+def test_issue17_skyjo_actions_own_moves_by_reply_in_each_players_language(app, client):
+    """Issue 17, point 4, in SKYJO Action: Bo (Swedish) and Cy (German) reply with Action's moves in
+    their own words (`actionrad 2`, `spela dubbeldrag`, `avstå`, `wähle 2 C3` ...); each is played
+    once and answered in their language, the move shown back in their words."""
+    import random
+
+    from service.play.reply_words import in_words_of
+
+    extra = {"variant": "action", "opt_target_score": "100", "host_lang": "en", "players-0-lang": "sv",
+             "players-1-lang": "de"}
+    assert h.new_game(client, PLAYERS[:3], extra=extra)[0] == 303
+    for m in h.mails(app):
+        if m.template == "invitation":
+            seat = next(p for p in h.links_of(m) if re.fullmatch(r"/s/[A-Za-z0-9_-]+", p))
+            assert h.post_form(client, seat + "/accept", page_path=seat).status_code == 303
+    game = h.only_game(app)
+    rows = {r.seat: r for r in h.seats(app, game.id)}
+    assert sorted(r.lang for r in rows.values()) == ["de", "en", "sv"]
+    understood = {"sv": "Uppfattat: ", "de": "Verstanden: ", "en": "Understood: "}
+    action_words = ("action", "play", "decline", "keep", "remove", "pick", "block", "allow", "meteor", "discard")
+    rng, played = random.Random(7), {"sv": set(), "de": set()}
+    for _ in range(120):
+        g = _load(app, game.id)
+        if g.is_over or all(len(kinds) >= 3 for kinds in played.values()):
+            break
+        p = g.pending()[0]
+        moves = [m.text() for m in g.legal_moves(p.seat)]
+        english = rng.choice([m for m in moves if m.split()[0] in action_words] or moves)
+        row = rows[p.seat]
+        text = in_words_of(english, row.lang)
+        since, v = last_id(app), version_of(app, game.id)
+        assert reply_service.handle_inbound(app, reply_to(latest_reply_mail(app, row.email), text)) == "applied", \
+            (row.lang, text)
+        assert version_of(app, game.id) == v + 1, (row.lang, text)
+        answer = next(m for m in h.mails(app, since) if m.to_addr == row.email and m.template == "answer")
+        assert understood[row.lang] + text in answer.text_body, (text, answer.text_body[:500])
+        if row.lang != "en" and english.split()[0] in action_words:
+            played[row.lang].add(english.split()[0])
+    assert all(len(kinds) >= 3 for kinds in played.values()), played

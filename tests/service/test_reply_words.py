@@ -3,11 +3,14 @@ English grammar (service.play.reply_words), English always understood, cells A1-
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine
+from engine.action.rules import ACTION_KINDS
 from engine.plans import parse_plan, read_plan
 from service.play.reply_words import LEXICON, in_words_of, to_english
 from tests.engine.helpers import grid, new, position
@@ -150,3 +153,131 @@ def test_a_plan_shown_in_the_players_words_reads_back_as_the_same_plan(lang: str
     except engine.EngineError:
         return
     assert read_plan(g, to_english(in_words_of(canonical, lang), lang)).text() == canonical
+
+
+# ------------------------------------------------------------------------------ SKYJO Action's moves
+# Every move text the Action engine lists (A4-A9: action row/deck, play <card> with its targets,
+# pick, meteor, keep/remove, block/allow, decline, discard action, pass), shown in each language's
+# words (`in_words_of`) or written with any of its words, reads back as the same move.
+def _hands_position():
+    """Ann (seat 0) holds one of every action card, Bo a Defense, Thief on the action discard pile:
+    every kind of play is legal for Ann (tests/engine/test_action_moves.py)."""
+    from tests.engine.test_action_rules import PLAIN, setup
+    from tests.engine.test_action_rules import grid as action_grid
+    from tests.engine.test_action_rules import new as action_new
+
+    cards = ["swap-own", "insight", "reactivation", "swap-with-player", "thief", "meteor-shower", "defense",
+             "draw-three", "double-move"]
+    return setup(action_new([action_grid(PLAIN)] * 3, action_discard="thief"), up={0: "A1", 1: "A1", 2: "A1"},
+                 hands={0: cards, 1: ["defense"]})
+
+
+def _action_moves() -> list[tuple[engine.Game, int, str]]:
+    """(game, seat, move text) over Ann's plays in `_hands_position` and the decisions owed along
+    random SKYJO Action games (the opening, the star's decline, picks, meteor cells, star sets,
+    blocks ...): up to 6 positions of each kind of decision."""
+    import random
+
+    from tests.engine.test_action_rules import _star_column_game
+
+    g = _hands_position()
+    out = [(g, 0, m.text()) for m in g.legal_moves(0)]
+    star_set = _star_column_game()  # Ann completes a star column (A6): keep or remove
+    for move in ("draw", "flip A3", "decline"):
+        star_set.play(0, move)
+    out += [(star_set, 0, m.text()) for m in star_set.legal_moves(0)]
+    per_kind: dict[str, int] = {}
+    for seed in range(30):
+        game, rng = engine.new_game(["Ann", "Bo", "Cy", "Di"][: 2 + seed % 3], "action", seed=seed), random.Random(seed)
+        while not game.is_over:
+            for p in game.pending():
+                if per_kind.get(p.kind, 0) < 6:
+                    per_kind[p.kind] = per_kind.get(p.kind, 0) + 1
+                    frozen = engine.Game.from_json(game.to_json())
+                    out += [(frozen, p.seat, m.text()) for m in frozen.legal_moves(p.seat)]
+            seat = rng.choice(game.pending()).seat
+            game.play(seat, engine.bot_move(game, seat, "random", rng))
+    return out
+
+
+ACTION_MOVES = _action_moves()
+
+
+def _same_move(g: engine.Game, seat: int, text: str, english: str) -> bool:
+    return g.bind(seat, g.parse_move(text)) == g.bind(seat, g.parse_move(english))
+
+
+def test_the_action_moves_tested_cover_every_kind_of_decision() -> None:
+    kinds = {english.split()[0] if not english.startswith(("play", "discard action")) else
+             " ".join(english.split()[:2]) for _g, _s, english in ACTION_MOVES}
+    assert {"action", "decline", "pick", "meteor", "keep", "remove", "block", "allow", "draw", "take", "swap",
+            "flip", "reveal", "discard action"} <= kinds, kinds
+    assert {f"play {card}" for card in ("swap-own", "insight", "reactivation", "swap-with-player", "thief",
+                                        "meteor-shower", "defense", "draw-three", "double-move")} <= kinds
+
+
+# the English words of moves (any language's LEXICON keys, the action cards' ids), except where a
+# language writes the same word ("meteor" in sv/de)
+_ENGLISH_WORDS = {
+    lang: re.compile(r"(?<![\w-])(?:" + "|".join(
+        re.escape(k) for k in sorted({k for t in LEXICON.values() for k in t if k and k != "is"} | set(ACTION_KINDS),
+                                     key=len, reverse=True)
+        if k not in LEXICON[lang].get(k, ())) + r")(?![\w-])")
+    for lang in LANGS
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_action_move_shown_in_the_players_words_reads_back_as_the_same_move(lang: str) -> None:
+    for g, seat, english in ACTION_MOVES:
+        shown = in_words_of(english, lang)
+        assert _same_move(g, seat, to_english(shown, lang, opening=english.startswith("reveal")), english), \
+            (lang, english, shown)
+        # the player's words, not the engine's English, for every card and command word (A9)
+        left = [w for w in _ENGLISH_WORDS[lang].findall(shown)]
+        assert not left, (lang, english, shown, left)
+
+
+_ACTION_KEYS = {lang: sorted((en for en in LEXICON[lang] if en and en != "is"), key=lambda p: (-len(p), p))
+                for lang in LANGS}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(index=st.integers(0, len(ACTION_MOVES) - 1), data=st.data(), upper=st.booleans())
+def test_an_action_move_written_with_any_of_a_languages_words_reads_as_the_move(lang: str, index: int, data,
+                                                                              upper: bool) -> None:
+    g, seat, english = ACTION_MOVES[index]
+    keys = _ACTION_KEYS[lang]
+    pattern = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(k) for k in keys) + r")(?![\w-])")
+    written = pattern.sub(lambda m: data.draw(st.sampled_from(LEXICON[lang][m.group(0)])), english)
+    written = written.upper() if upper else written
+    back = to_english(written, lang, opening=english.startswith("reveal"))
+    assert _same_move(g, seat, back, english), (written, back)
+
+
+@pytest.mark.parametrize("lang, text, english", [
+    ("sv", "Ta från actionraden plats 2", "action row 2"),
+    ("sv", "spela insikt kolumn B hos Bo", "play insight column B of Bo"),
+    ("sv", "spela byt med en spelare A1 med Bo C3", "play swap-with-player A1 with Bo C3"),
+    ("sv", "välj inget", "pick none"),
+    ("sv", "behåll 2 C3", "pick 2 C3"),
+    ("sv", "ta inget actionkort", "decline"),
+    ("sv", "blockera inte", "allow"),
+    ("nl", "neem uit de actierij 3", "action row 3"),
+    ("nl", "speel dief van Bo dubbele beurt", "play thief from Bo double-move"),
+    ("nl", "kies 1 D3", "pick 1 D3"),
+    ("nl", "haal hem weg", "remove"),
+    ("af", "speel insig ry 2 van my", "play insight row 2 of me"),
+    ("af", "speel ruil met 'n speler B2 met Bo A1", "play swap-with-player B2 with Bo A1"),
+    ("af", "gooi die aksiekaart weg verdediging", "discard action defense"),
+    ("de", "nimm vom Aktionsstapel", "action deck"),
+    ("de", "spiele Reaktivierung eigener Tausch A1 C3", "play reactivation swap-own A1 C3"),
+    ("de", "wähle keine", "pick none"),
+    ("de", "wehre nicht ab", "allow"),
+])
+def test_action_moves_as_a_player_would_write_them(lang: str, text: str, english: str) -> None:
+    from engine.action.moves import parse_action_move
+
+    names = ["Ann", "Bo", "Cy"]
+    assert parse_action_move(to_english(text, lang), names) == parse_action_move(english, names)
