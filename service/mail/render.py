@@ -40,12 +40,21 @@ def _revive(value):
     return value
 
 
-def command_help() -> list[str]:
+# SKYJO Action's own moves (A4 b, A7, A9, A9.3), as the help shows them in the reader's words
+ACTION_EXAMPLES = ("action row 2", "play double-move", "play insight column B of me", "pick 2 C3", "decline")
+
+
+def command_help(action: bool = False) -> list[str]:
     """How to answer by mail, line by line (mails that ask for a decision), in the reader's
     language with its words for the moves (`play.reply_words` reads them; a test plays each
-    language's examples). The English is `engine.plans.COMMAND_HELP`."""
-    return [_("Reply with your move on the first line: draw swap B2 | draw flip C3 | take swap C1 | reveal A1."),
-            _("Decide on the card you draw: draw: if 4 or less swap B2, if 9 or more flip C3, else swap A1.")]
+    language's examples). The English is `engine.plans.COMMAND_HELP`; a SKYJO Action game's help
+    adds its own moves by name."""
+    lines = [_("Reply with your move on the first line: draw swap B2 | draw flip C3 | take swap C1 | reveal A1."),
+             _("Decide on the card you draw: draw: if 4 or less swap B2, if 9 or more flip C3, else swap A1.")]
+    if action:
+        examples = " | ".join(in_words_of(e, current()) for e in ACTION_EXAMPLES)
+        lines.append(_("SKYJO Action's moves: %(examples)s.", examples=examples))
+    return lines
 
 
 def render_intent(template: str, context: dict) -> tuple[str, str]:
@@ -75,7 +84,8 @@ def _render(template: str, ctx: dict) -> tuple[str, str]:
     asks = ctx.pop("asks", False)
     # the reply examples in the reader's words (`reply_words` reads them back)
     box = [{**ex, "text": in_words_of(ex["text"], current())} for ex in render.reply_examples(ctx.get("view"))]
-    ctx.update(base_url=base, reply_help=command_help() if asks else None, reply_box=box if asks else [])
+    action = is_view(ctx.get("view")) and "action" in ctx["view"]
+    ctx.update(base_url=base, reply_help=command_help(action) if asks else None, reply_box=box if asks else [])
     if token is not None:
         ctx.update(token=token, seat_url=base + render.seat_path(token), prefs_url=f"{base}/s/{token}/prefs")
     return render_template(f"mail/{template}.txt", **ctx), render_template(f"mail/{template}.html", **ctx)

@@ -15,6 +15,7 @@ from sqlmodel import select
 
 import engine
 from engine.action.rules import ACTION_KINDS
+from service.mail.render import ACTION_EXAMPLES
 from service.store import db
 from service.store.models import GameRow
 from service.store.outbox_models import OutboxMail
@@ -27,6 +28,9 @@ BARE_ROW = re.compile(r"action row \d")
 BUTTON = re.compile(r'<button type="submit" data-move=')
 PICK_LINK = re.compile(r'data-pick="([^"]+)"')
 CELL = re.compile(r"^[A-D][1-3]$")
+# the reply help's line of Action commands (`play double-move`: what a player types, as the engine
+# writes it; service.mail.render.ACTION_EXAMPLES), the one place a card's id is the right word
+ACTION_HELP = re.compile(r"SKYJO Action's moves: " + re.escape(" | ".join(ACTION_EXAMPLES)) + r"\.")
 
 
 def _visible(html: str) -> str:
@@ -34,6 +38,7 @@ def _visible(html: str) -> str:
     no reply example's command (what a player types, e.g. `action row 1`: the sentence beside it
     names the card, and `_reply_examples_say_the_card` checks that)."""
     text = re.sub(r"<code data-reply-example[^>]*>[^<]*</code>", " ", html)
+    text = re.sub(ACTION_HELP, " ", text)
     text = re.sub(r"<(script|style)\b.*?</\1>", " ", text, flags=re.S)
     return re.sub(r"<[^>]+>", " ", text)
 
@@ -42,6 +47,7 @@ def assert_readable(text: str, where: str) -> None:
     """No engine id of a card (`draw-three`) and no `action row N` without the card's name, in what
     a person reads (addresses aside: links carry keys, not words)."""
     text = re.sub(r"https?://\S+", " ", text)
+    text = re.sub(ACTION_HELP, " ", text)
     text = _reply_examples_say_the_card(text)
     for pattern, what in ((SLUG, "a card id where a name belongs"), (BARE_ROW, "'action row N' without a name")):
         found = pattern.search(text)
@@ -329,11 +335,19 @@ def test_a9_bad_or_stale_first_choices_show_the_board(app, client, action_game):
 
 # ------------------------------------------------------------------------------ every decision kind
 def _star_at(g: engine.Game, seat: int, cells: list[int]) -> engine.Game:
-    """Stars at `cells` of `seat`'s grid, swapped in from the draw pile (the deck stays whole, A1)."""
+    """Stars at `cells` of `seat`'s grid, swapped in from the draw pile, or from another grid when
+    the deal left the pile too few (the deck stays whole, A1)."""
     data = g.to_json()
     for cell in cells:
-        i = data["draw"].index("star")
-        data["draw"][i], data["vals"][seat][cell] = data["vals"][seat][cell], "star"
+        if data["vals"][seat][cell] == "star":
+            continue
+        if "star" in data["draw"]:
+            i = data["draw"].index("star")
+            data["draw"][i], data["vals"][seat][cell] = data["vals"][seat][cell], "star"
+            continue
+        s, c = next((s, c) for s, grid in enumerate(data["vals"]) for c, v in enumerate(grid)
+                    if v == "star" and (s != seat or c not in cells) and data["face"][s][c] == 0)
+        data["vals"][s][c], data["vals"][seat][cell] = data["vals"][seat][cell], "star"
     return engine.Game.from_json(data)
 
 

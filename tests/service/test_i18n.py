@@ -362,3 +362,22 @@ def test_the_english_reply_help_is_the_engines_command_help(app) -> None:
 
     with app.app_context(), force_locale("en"):
         assert "\n".join(command_help()) == COMMAND_HELP
+
+
+def test_a_skyjo_action_mails_help_names_actions_moves_in_each_language_and_they_play(app) -> None:
+    """Issue 17, point 4: an Action game's help adds Action's own moves (A4 b, A7, A9) in the
+    reader's words; each reads back as the engine's move. A classic game's help does not."""
+    from engine.action.moves import parse_action_move
+    from service.mail.render import ACTION_EXAMPLES
+
+    for lang in i18n.LANGUAGES:
+        with app.app_context(), force_locale(lang):
+            assert len(command_help()) == 2
+            line = command_help(action=True)[2]
+        examples = [e.strip().rstrip(".") for e in line.split(": ", 1)[1].split("|")]
+        assert len(examples) == len(ACTION_EXAMPLES), (lang, line)
+        for shown, written in zip(examples, ACTION_EXAMPLES, strict=True):
+            if lang != "en":
+                assert shown.split()[0] != written.split()[0], (lang, shown)  # in the reader's words
+            assert parse_action_move(to_english(shown, lang), ["Ann", "Bo"]) == \
+                parse_action_move(written, ["Ann", "Bo"]), (lang, shown)
