@@ -281,3 +281,24 @@ def test_action_moves_as_a_player_would_write_them(lang: str, text: str, english
 
     names = ["Ann", "Bo", "Cy"]
     assert parse_action_move(to_english(text, lang), names) == parse_action_move(english, names)
+
+
+def test_a9_the_readmes_action_moves_in_each_language_read_as_the_engines() -> None:
+    """The README's block of SKYJO Action's moves per language (A4 b, A9, A9.3, A7): every entry
+    reads back (`to_english`) as the move the engine writes, so what the README shows works."""
+    from pathlib import Path
+
+    from engine.action.moves import parse_action_move
+
+    readme = Path(__file__).resolve().parents[2] / "README.md"
+    block = readme.read_text().split("SKYJO Action's moves too", 1)[1].split("```")[1]
+    rows = [line for line in block.splitlines() if line.strip()]
+    english = ["action row 2", "play swap-own A1 C3", "play insight column B of Bo", "pick 2 C3", "decline"]
+    assert sorted(line[:2] for line in rows) == ["af", "de", "nl", "sv"]
+    for line in rows:
+        lang, shown = line[:2], re.split(r" {2,}", line[2:].strip())
+        assert len(shown) == len(english), line
+        for text, move in zip(shown, english, strict=True):
+            assert text != move, (lang, text)  # in that language's words
+            assert parse_action_move(to_english(text, lang), ["Ann", "Bo"]) == \
+                parse_action_move(move, ["Ann", "Bo"]), (lang, text)
