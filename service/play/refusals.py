@@ -10,7 +10,6 @@ agree; tests/service/test_i18n_action_refusals.py says SKYJO Action's refusals i
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from string import Formatter
 from typing import Any
@@ -19,7 +18,6 @@ from flask_babel import gettext as _
 
 from engine.errors import TEXTS, EngineError
 from service.i18n import current
-from service.play.action_refusals import say_action
 from service.play.reply_words import in_words_of
 from service.render.cards import action_name, line_name
 
@@ -210,43 +208,10 @@ def params_for(code: str, params: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _pattern(english: str) -> re.Pattern[str] | None:
-    """A regex reading `english` (a TEXTS template) back into its fields; None for a template with
-    a quoted (`!r`) field or one made of fields only (it would read anything)."""
-    out, literal = [], ""
-    for lit, field, _spec, conv in Formatter().parse(english):
-        literal += lit or ""
-        out.append(re.escape(lit or ""))
-        if field is not None:
-            if conv:
-                return None
-            out.append(f"(?P<{field}>.+?)" if f"(?P<{field}>" not in "".join(out) else f"(?P={field})")
-    return re.compile("".join(out)) if literal.strip() else None
-
-
-# The SKYJO Action engine raises some refusals without a code, in the same English as a classic
-# code ("the game is over", "B2 has been removed"): read back to that code (fewest fields first).
-_BY_TEXT = sorted(((code, pat) for code, english in TEXTS.items() if code in REFUSALS
-                   for pat in [_pattern(english)] if pat is not None), key=lambda cp: cp[1].groups)
-
-
-def _coded(exc: Exception) -> tuple[str | None, dict[str, Any]]:
-    code = getattr(exc, "code", None)
-    if code in REFUSALS:
-        return code, getattr(exc, "params", {})
-    english = str(exc)
-    for code, pat in _BY_TEXT:
-        m = pat.fullmatch(english)
-        if m is not None:
-            return code, m.groupdict()
-    return None, {}
-
-
 def say(exc: Exception) -> str:
-    """`exc` (an engine refusal) in the current language; its English when the code is unknown
-    (a refusal without a code in the English of a known one is said as that one)."""
-    code, params = _coded(exc)
-    text = REFUSALS.get(code) if code else None
+    """`exc` (an engine refusal) in the current language; its English when the code is unknown."""
+    code = getattr(exc, "code", None)
+    text = REFUSALS.get(code) if isinstance(code, str) else None
     if text is None:
-        return say_action(str(exc)) or str(exc)
-    return text(**params_for(code, params))
+        return str(exc)
+    return text(**params_for(code, getattr(exc, "params", {})))

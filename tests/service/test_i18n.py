@@ -71,6 +71,15 @@ def test_an_unknown_code_is_shown_in_the_engines_english(app) -> None:
         assert say(engine.errors.OptionError("bad options")) == "bad options"
 
 
+def test_a_refusal_is_said_by_its_code_never_by_its_english(app) -> None:
+    """No refusal is read back from its English (SKYJO Action's carry codes too): a text without a
+    code stays English even in a known code's words; with the code it is said (A4)."""
+    with app.app_context(), force_locale("sv"):
+        assert say(IllegalMove("the game is over")) == "the game is over"
+        assert say(IllegalMove("you hold no Thief card")) == "you hold no Thief card"
+        assert say(IllegalMove.of("card_not_held", card="thief")) == "du har inget kort Tjuv"
+
+
 # ------------------------------------------------------------------------------ a seat's language
 def _langs(app) -> dict[str, str]:
     with app.app_context():
