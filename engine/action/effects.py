@@ -17,7 +17,7 @@ from ..moves import CELL_NAMES, COLUMN_NAMES, Move
 from ..phases import DOWN, GONE, UP
 from . import moves as am
 from .moves import ActionMove
-from .phases import MAIN, RESOLVE, STAGE_THREE, line_cells, line_label, title
+from .phases import MAIN, RESOLVE, STAGE_THREE, line_cells, line_label
 from .rules import (
     ATTACKS,
     DEFENSE,
@@ -44,53 +44,52 @@ class ActionEffectsMixin:
         if card == SWAP_OWN:
             a, b = move.cells
             if a == b:
-                raise IllegalMove("swap-own needs two different cells")
+                raise IllegalMove.of("swap_own_same_cell", kind="swap-own")
             for c in (a, b):
                 if f[c] == GONE:
-                    raise IllegalMove(f"{CELL_NAMES[c]} has been removed")
+                    raise IllegalMove.of("removed", cell=CELL_NAMES[c])
         elif card == INSIGHT:
             t = move.target
             if t not in self.active:
-                raise IllegalMove(f"{self.names[t]} is not playing this round")  # type: ignore[index]
+                raise IllegalMove.of("target_not_playing", name=self.names[t])  # type: ignore[index]
             cells = line_cells(move.line, move.index)  # type: ignore[arg-type]
             if not any(self.face[t][c] == DOWN for c in cells):  # type: ignore[index]
-                raise IllegalMove(
-                    f"{line_label(move.line, move.index)} of {self.names[t]}'s grid has no "  # type: ignore[arg-type,index]
-                    "face-down card"
+                raise IllegalMove.of(
+                    "line_all_face_up", line=line_label(move.line, move.index), name=self.names[t]  # type: ignore[arg-type,index]
                 )
         elif card == SWAP_PLAYER:
             t = move.target
             if t == seat:
-                raise IllegalMove("swap with a player needs another player; for your own grid use swap-own")
+                raise IllegalMove.of("swap_player_self", kind="swap-own")
             if t not in self.active:
-                raise IllegalMove(f"{self.names[t]} is not playing this round")  # type: ignore[index]
+                raise IllegalMove.of("target_not_playing", name=self.names[t])  # type: ignore[index]
             a, b = move.cells
             if f[a] == GONE:
-                raise IllegalMove(f"your {CELL_NAMES[a]} has been removed")
+                raise IllegalMove.of("own_cell_removed", cell=CELL_NAMES[a])
             if self.face[t][b] == GONE:  # type: ignore[index]
-                raise IllegalMove(f"{self.names[t]}'s {CELL_NAMES[b]} has been removed")  # type: ignore[index]
+                raise IllegalMove.of("their_cell_removed", name=self.names[t], cell=CELL_NAMES[b])  # type: ignore[index]
         elif card == THIEF:
             t = move.target
             if t == seat:
-                raise IllegalMove("the thief steals from another player")
+                raise IllegalMove.of("thief_self")
             if move.steal not in self.hands[t]:  # type: ignore[index]
-                raise IllegalMove(f"{self.names[t]} holds no {title(move.steal)} card")  # type: ignore[arg-type,index]
+                raise IllegalMove.of("target_holds_no_card", name=self.names[t], card=move.steal)  # type: ignore[index]
         elif card == DRAW_THREE:
             if not (self.draw or len(self.discard) > 1):
-                raise IllegalMove("there are no cards to draw")
+                raise IllegalMove.of("no_cards_to_draw")
 
     def _play_card(self, seat: int, move: ActionMove, events: list[dict[str, Any]]) -> None:
         card: str = move.card  # type: ignore[assignment]
         playable = self.playable(seat)
         if move.via:
             if REACTIVATION not in playable:
-                raise IllegalMove(self._not_playable(seat, REACTIVATION))
+                raise self._not_playable(seat, REACTIVATION)
             if card not in self.adiscard:
-                raise IllegalMove(f"there is no {title(card)} on the action discard pile")
+                raise IllegalMove.of("not_on_action_discard", card=card)
         elif card not in playable:
-            raise IllegalMove(self._not_playable(seat, card))
+            raise self._not_playable(seat, card)
         elif card == REACTIVATION:
-            raise IllegalMove("say which card to reactivate, like: play reactivation swap-own A1 C3")
+            raise IllegalMove.of("reactivate_which", like="play reactivation swap-own A1 C3")
         self._check_targets(seat, move)
         ev: dict[str, Any] = {
             "type": "play_action",
@@ -210,9 +209,7 @@ class ActionEffectsMixin:
             elif mk in (am.DECLINE, am.PASS):
                 events.append({"type": "decline", "seat": seat})
             else:
-                raise IllegalMove(
-                    "you turned up a star: take an action card (action row 1-4, action deck) or decline"
-                )
+                raise IllegalMove.of("star_take_or_decline", moves="action row 1-4, action deck", decline="decline")
         elif kind == "star_set":
             sid = e["set"]
             label = f"{sid[0]} {self._set_label(sid)}"
@@ -241,7 +238,7 @@ class ActionEffectsMixin:
                 ]
                 return
             else:
-                raise IllegalMove(f"your star set in {label} is complete: keep it or remove it")
+                raise IllegalMove.of("star_set_complete", line=label, keep="keep", remove="remove")
         elif kind == "defend":
             if mk == am.BLOCK:
                 self._block(seat, e, events)
@@ -252,23 +249,21 @@ class ActionEffectsMixin:
                 self._resolve_attack(e, events)
                 return
             else:
-                raise IllegalMove(
-                    f"{self.names[e['attacker']]} attacks you with {title(e['card'])}: "
-                    "say block (discarding your Defense) or allow"
+                raise IllegalMove.of(
+                    "attacked", name=self.names[e["attacker"]], card=e["card"], block="block", allow="allow"
                 )
         else:  # meteor
             if mk == am.BLOCK:
                 self._block(seat, e, events)
                 return
             if mk != am.METEOR_CELL:
-                raise IllegalMove(
-                    "a meteor shower: choose one of your grid cards to replace, like meteor B2"
-                    + (", or block" if DEFENSE in self.hands[seat] else "")
-                )
+                if DEFENSE in self.hands[seat]:
+                    raise IllegalMove.of("meteor_choose_or_block", like="meteor B2", block="block")
+                raise IllegalMove.of("meteor_choose", like="meteor B2")
             c = move.cells[0]  # type: ignore[union-attr]
             f = self.face[seat]
             if f[c] == GONE:
-                raise IllegalMove(f"{CELL_NAMES[c]} has been removed")
+                raise IllegalMove.of("removed", cell=CELL_NAMES[c])
             old = self.vals[seat][c]
             self.queue.remove(e)
             self.discard.append(old)
@@ -287,7 +282,7 @@ class ActionEffectsMixin:
 
     def _block(self, seat: int, e: dict[str, Any], events: list[dict[str, Any]]) -> None:
         if DEFENSE not in self.hands[seat]:
-            raise IllegalMove("you hold no Defense card to block with")
+            raise IllegalMove.of("no_defense")
         self.hands[seat].remove(DEFENSE)
         self.adiscard.append(DEFENSE)
         self.queue.remove(e)

@@ -77,7 +77,7 @@ class ActionLegalMixin:
             return move
         target = seat if move.target == am.SELF else move.target
         if not 0 <= target < self.n:
-            raise IllegalMove(f"there is no seat {target} in this game")
+            raise IllegalMove.of("no_such_seat", seat=target)
         return dataclasses.replace(move, target=target, who=self.who(target))
 
     def _visible_queue(self) -> list[dict[str, Any]]:

@@ -114,11 +114,14 @@ RESERVED = frozenset(
     }
 ) | frozenset(_CARD_ALIASES)
 
-HELP = (
-    "say e.g. draw, take, swap C1, flip D3, action row 2, action deck, play swap-own A1 C3, "
+# the moves a refusal of an empty or unknown move names (the `moves` of `action_empty_move`)
+EXAMPLES = (
+    "draw, take, swap C1, flip D3, action row 2, action deck, play swap-own A1 C3, "
     "play insight column B of Bo, discard action defense, block, allow, meteor B2, keep, remove, "
     "decline, pick 2 C3"
 )
+CARDS = ", ".join(ACTION_KINDS)  # the cards' ids, as a player types them
+SEATS = {"seats": "seat 0-7", "me": "me"}  # how a refusal says a player may be named
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,13 +177,14 @@ class ActionMove:
         return self.text()
 
 
-def _card(word: str | None, what: str = "an action card") -> str:
+def _card(word: str | None, missing: str = "name_a_card", **params: str) -> str:
+    """The card `word` names; `missing`: the refusal's code when there is no word."""
     if word is None:
-        raise MoveParseError(f"name {what}: {', '.join(ACTION_KINDS)}")
+        raise MoveParseError.of(missing, cards=CARDS, **params)
     try:
         return _CARD_ALIASES[word]
     except KeyError:
-        raise MoveParseError(f"{word!r} is not an action card: {', '.join(ACTION_KINDS)}") from None
+        raise MoveParseError.of("not_an_action_card", word=word, cards=CARDS) from None
 
 
 class _Words:
@@ -203,21 +207,23 @@ class _Words:
         while self.peek() in words:
             self.i += 1
 
-    def done(self, what: str) -> None:
+    def done(self, code: str, **params: str) -> None:
+        """Nothing may follow; else the refusal `code` (`unexpected_after_...`) with the rest as `text`."""
         if self.i < len(self.w):
-            raise MoveParseError(f"unexpected {' '.join(self.w[self.i :])!r} after {what}")
+            raise MoveParseError.of(code, text=" ".join(self.w[self.i :]), **params)
 
-    def cell(self, what: str) -> int:
+    def cell(self, kind: str, code: str = "move_needs_cell") -> int:
+        """A cell of the move `kind`; `code`: the refusal when there is none."""
         w = self.next()
         if w is None:
-            raise MoveParseError(f"{what} needs a cell, like B2")
+            raise MoveParseError.of(code, kind=kind)
         return parse_cell(w)
 
-    def seat(self, what: str) -> tuple[int, str | None]:
+    def seat(self, kind: str) -> tuple[int, str | None]:
         """A player: a name, `seat N`, `#N`, `N` or `me`. Returns (seat or SELF, written form)."""
         w = self.peek()
         if w is None:
-            raise MoveParseError(f"{what} needs a player: a name, seat 0-7 or me")
+            raise MoveParseError.of("needs_a_player", kind=kind, **SEATS)
         if w in _SELF_WORDS:
             self.i += 1
             return SELF, None
@@ -234,7 +240,7 @@ class _Words:
         if num is not None:
             seat = int(num)
             if not 0 <= seat < len(self.names):
-                raise MoveParseError(f"there is no seat {seat} (seats are 0-{len(self.names) - 1})")
+                raise MoveParseError.of("no_seat_number", seat=seat, last=len(self.names) - 1)
             return seat, None
         matches: list[tuple[int, int]] = []
         for s, name in enumerate(self.names):
@@ -242,15 +248,11 @@ class _Words:
             if toks and self.w[self.i : self.i + len(toks)] == toks:
                 matches.append((len(toks), s))
         if not matches:
-            raise MoveParseError(
-                f"{w!r} is not a player here; name one of {', '.join(self.names)}, or say seat 0-7 or me"
-            )
+            raise MoveParseError.of("not_a_player", text=w, names=", ".join(self.names), **SEATS)
         best = max(k for k, _ in matches)
         seats = [s for k, s in matches if k == best]
         if len(seats) > 1:
-            raise MoveParseError(
-                f"more than one player is called {w!r}; say seat {seats[0]} or seat {seats[1]}"
-            )
+            raise MoveParseError.of("ambiguous_player", text=w, a=f"seat {seats[0]}", b=f"seat {seats[1]}")
         self.i += best
         return seats[0], None
 
@@ -259,8 +261,8 @@ def _play_args(ws: _Words, card: str, via: bool) -> ActionMove:
     if card == SWAP_OWN:
         a = ws.cell("swap-own")
         ws.skip("and", "with", "to")
-        b = ws.cell("swap-own needs two cells; it")
-        ws.done("the two cells")
+        b = ws.cell("swap-own", "swap_own_second_cell")
+        ws.done("unexpected_after_cells")
         return ActionMove(PLAY, card, (a, b), via=via)
     if card == INSIGHT:
         w = ws.next()
@@ -270,50 +272,50 @@ def _play_args(ws: _Words, card: str, via: bool) -> ActionMove:
         else:
             line = "row" if w is not None and w.isdigit() else "column"
         if w is None:
-            raise MoveParseError("insight needs a row or column, like: play insight column B of Bo")
+            raise MoveParseError.of("insight_needs_line", kind="insight", like="play insight column B of Bo")
         if line == "row":
             if w not in ("1", "2", "3"):
-                raise MoveParseError(f"{w!r} is not a row: rows are 1-3")
+                raise MoveParseError.of("not_a_row", text=w)
             index = int(w) - 1
         else:
             if w.upper() not in COLUMN_NAMES or len(w) != 1:
-                raise MoveParseError(f"{w!r} is not a column: columns are A-D")
+                raise MoveParseError.of("not_a_column", text=w)
             index = COLUMN_NAMES.index(w.upper())
         ws.skip("of", "in", "from")
         target = SELF
         if ws.peek() is not None:
             target, _ = ws.seat("insight")
-        ws.done("the insight target")
+        ws.done("unexpected_after_insight")
         return ActionMove(PLAY, card, target=target, line=line, index=index, via=via)
     if card == SWAP_PLAYER:
         a = ws.cell("swap-with-player")
         ws.skip("with", "and", "for", "of")
         target, _ = ws.seat("swap-with-player")
         ws.skip("'s", "at", "on")
-        b = ws.cell("swap-with-player needs the other player's cell; it")
-        ws.done("the swap")
+        b = ws.cell("swap-with-player", "swap_player_their_cell")
+        ws.done("unexpected_after_swap")
         return ActionMove(PLAY, card, (a, b), target=target, via=via)
     if card == THIEF:
         ws.skip("from", "of")
         target, _ = ws.seat("thief")
         ws.skip("the", "their", "a", "card")
-        steal = _card(ws.next(), "the card to steal, like: play thief from Bo double-move")
-        ws.done("the card to steal")
+        steal = _card(ws.next(), "name_card_to_steal", like="play thief from Bo double-move")
+        ws.done("unexpected_after_steal")
         return ActionMove(PLAY, card, target=target, steal=steal, via=via)
-    ws.done(card)
+    ws.done("unexpected_after_move", move=card)
     return ActionMove(PLAY, card, via=via)
 
 
 def parse_action_move(text: str, names: list[str]) -> Move | ActionMove:
     """Parse any move of a SKYJO Action game (classic moves included). Raises MoveParseError."""
     if not isinstance(text, str):
-        raise MoveParseError("a move must be text")
+        raise MoveParseError.of("move_not_text")
     t = _SPACES.sub(" ", text.strip().lower())
     for pattern, repl in _PHRASES:
         t = pattern.sub(repl, t)
     words = t.split(" ") if t else []
     if not words:
-        raise MoveParseError(f"empty move: {HELP}")
+        raise MoveParseError.of("action_empty_move", moves=EXAMPLES)
     ws = _Words(words, names)
     first = ws.next()
     if first == "action":
@@ -321,17 +323,17 @@ def parse_action_move(text: str, names: list[str]) -> Move | ActionMove:
         if w == "row" or (w is not None and w.isdigit()):
             n = ws.next() if w == "row" else w
             if n not in ("1", "2", "3", "4"):
-                raise MoveParseError("the action row has places 1-4, like: action row 2")
-            ws.done("the row place")
+                raise MoveParseError.of("action_row_places", like="action row 2")
+            ws.done("unexpected_after_row_place")
             return ActionMove(ACTION_ROW, index=int(n) - 1)
         if w == "deck":
-            ws.done("action deck")
+            ws.done("unexpected_after_move", move="action deck")
             return ActionMove(ACTION_DECK)
-        raise MoveParseError("take an action card with: action row 1-4, or action deck")
+        raise MoveParseError.of("take_action_how", row="action row 1-4", deck="action deck")
     if first == "discard" and (ws.peek() == "action" or ws.peek() in _CARD_ALIASES):
         ws.skip("action", "card")
         card = _card(ws.next())
-        ws.done("the card to discard")
+        ws.done("unexpected_after_discard")
         return ActionMove(DISCARD_ACTION, card)
     if first in _CARD_ALIASES and first not in ("meteor", "defense", "defence", "steal"):
         ws.i = 0  # "swap-own A1 C3" = "play swap-own A1 C3"
@@ -341,14 +343,11 @@ def parse_action_move(text: str, names: list[str]) -> Move | ActionMove:
         via = False
         if card == REACTIVATION:
             if ws.peek() is None:
-                raise MoveParseError(
-                    "name the card to reactivate from the action discard pile, like: "
-                    "play reactivation swap-own A1 C3"
-                )
+                raise MoveParseError.of("reactivate_name", like="play reactivation swap-own A1 C3")
             via = True
-            card = _card(ws.next(), "the card to reactivate")
+            card = _card(ws.next())
             if card == REACTIVATION:
-                raise MoveParseError("Reactivation cannot reactivate another Reactivation")
+                raise MoveParseError.of("reactivate_reactivation")
         return _play_args(ws, card, via)
     nxt = ws.peek()
     if first == "pick" or (
@@ -356,18 +355,18 @@ def parse_action_move(text: str, names: list[str]) -> Move | ActionMove:
     ):
         w = ws.next()
         if w in ("none", "nothing", "no"):
-            ws.done("pick none")
+            ws.done("unexpected_after_move", move="pick none")
             return ActionMove(PICK_NONE)
         if w not in ("1", "2", "3"):
-            raise MoveParseError("say pick 1-3 and a cell (pick 2 C3), or pick none")
+            raise MoveParseError.of("pick_how", pick="pick 1-3", like="pick 2 C3", none="pick none")
         ws.skip("on", "to", "at", "swap", "into")
         c = ws.cell("pick")
-        ws.done("the pick")
+        ws.done("unexpected_after_pick")
         return ActionMove(PICK, cells=(c,), index=int(w) - 1)
     if first == "meteor" and ws.peek() is not None:
         ws.skip("on", "at")
         c = ws.cell("meteor")
-        ws.done("the meteor cell")
+        ws.done("unexpected_after_meteor_cell")
         return ActionMove(METEOR_CELL, cells=(c,))
     single = {
         "block": BLOCK,
@@ -384,11 +383,11 @@ def parse_action_move(text: str, names: list[str]) -> Move | ActionMove:
     }
     if first in single:
         ws.skip("it", "thanks", "action", "the", "set")
-        ws.done(first)
+        ws.done("unexpected_after_move", move=first)
         return ActionMove(single[first])
     try:
         return parse_move(text)
     except MoveParseError as exc:
-        if "unknown move" in str(exc):
-            raise MoveParseError(f"unknown move {first!r}: {HELP}") from None
+        if exc.code == "unknown_move":
+            raise MoveParseError.of("action_unknown_move", word=first, moves=EXAMPLES) from None
         raise

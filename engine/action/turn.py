@@ -32,7 +32,7 @@ from ..phases import (
 )
 from . import moves as am
 from .moves import ActionMove
-from .phases import ATTACK_ENTRIES, MAIN, RESOLVE, SETS, STAGE_THREE, title
+from .phases import ATTACK_ENTRIES, MAIN, RESOLVE, SETS, STAGE_THREE
 from .rules import STAR
 
 
@@ -45,11 +45,11 @@ class ActionTurnMixin:
         elif isinstance(move, int):
             move = MOVE_BY_CODE[move]
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.n:
-            raise IllegalMove(f"there is no seat {seat} in this game")
+            raise IllegalMove.of("no_such_seat", seat=seat)
         if isinstance(move, ActionMove):
             move = self.bind(seat, move)  # type: ignore[assignment]
         elif not isinstance(move, Move):
-            raise IllegalMove("that is not a move")
+            raise IllegalMove.of("action_not_a_move")
         events: list[dict[str, Any]] = []
         self._dispatch(seat, move, events)
         self.moves.append(f"{seat}: {move.text()}")
@@ -60,16 +60,17 @@ class ActionTurnMixin:
     def play_code(self, seat: int, code: int) -> list[dict[str, Any]]:
         return self.play(seat, MOVE_BY_CODE[code])
 
-    def _owed_text(self, e: dict[str, Any]) -> str:
+    def _owed(self, e: dict[str, Any]) -> IllegalMove:
+        """What a queued decision waits for (part of the `waiting_for` refusal of another seat's move)."""
         who = self.names[e["seat"]]
         kind = e["kind"]
         if kind == "star_trigger":
-            return f"{who} to take an action card for the star (action row 1-4, action deck) or decline"
+            return IllegalMove.of("owes_star_trigger", who=who, moves="action row 1-4, action deck")
         if kind == "star_set":
-            return f"{who} to keep or remove the star set in {e['set'][0]} {self._set_label(e['set'])}"
+            return IllegalMove.of("owes_star_set", who=who, line=f"{e['set'][0]} {self._set_label(e['set'])}")
         if kind == "defend":
-            return f"{who} to block or allow the {title(e['card'])}"
-        return f"{who} to choose a card for the meteor shower (meteor B2)"
+            return IllegalMove.of("owes_defense", who=who, card=e["card"])
+        return IllegalMove.of("owes_meteor", who=who, like="meteor B2")
 
     def _set_label(self, sid: list[Any]) -> str:
         return COLUMN_NAMES[sid[1]] if sid[0] == "column" else str(sid[1] + 1)
@@ -77,28 +78,27 @@ class ActionTurnMixin:
     def _dispatch(self, seat: int, move: Move | ActionMove, events: list[dict[str, Any]]) -> None:
         phase = self.phase
         if phase == OVER:
-            raise IllegalMove("the game is over")
+            raise IllegalMove.of("game_over")
         entry = self._entry_for(seat)
         reveal = isinstance(move, Move) and move.kind == "reveal"
         if entry is not None and not (reveal and phase == OPENING and self.revealed[seat] < OPENING_REVEALS):
             self._answer(seat, entry, move, events)
         elif phase == OPENING:
             if seat not in self.active:
-                raise IllegalMove("you are not playing in this round")
+                raise IllegalMove.of("not_in_round")
             if self.revealed[seat] >= OPENING_REVEALS:
-                raise IllegalMove("you have revealed your two cards; wait for the others")
+                raise IllegalMove.of("opening_done")
             if not (isinstance(move, Move) and move.kind == "reveal"):
-                raise IllegalMove("first reveal your cards: say reveal and a cell, like reveal B2")
+                raise IllegalMove.of("reveal_first")
             cell = move.cell
             f = self.face[seat]
             if f[cell] != DOWN:  # type: ignore[index]
-                raise IllegalMove(f"{CELL_NAMES[cell]} is already face-up")  # type: ignore[index]
+                raise IllegalMove.of("face_up", cell=CELL_NAMES[cell])  # type: ignore[index]
             self._turn_up(seat, cell, events, "reveal")  # type: ignore[arg-type]
             self.revealed[seat] += 1
         else:
             if self.queue:
-                waiting = "; ".join(self._owed_text(e) for e in self._visible_queue())
-                raise IllegalMove(f"waiting for {waiting}")
+                raise IllegalMove.of("waiting_for", owed=[self._owed(e) for e in self._visible_queue()])
             if seat != self.turn:
                 raise self._not_your_turn(seat)
             self._turn_move(seat, move, events)
@@ -146,13 +146,13 @@ class ActionTurnMixin:
             i = move.index
             card = self.arow[i]  # type: ignore[index]
             if card is None:
-                raise IllegalMove(f"place {i + 1} of the action row is empty")  # type: ignore[operator]
+                raise IllegalMove.of("action_row_place_empty", n=i + 1)  # type: ignore[operator]
             self.arow[i] = None  # type: ignore[index]
             self.arow[i] = self._adraw(events)  # type: ignore[index]
             source = f"row {i + 1}"  # type: ignore[operator]
         else:
             if not (self.adeck or self.adiscard):
-                raise IllegalMove("the action deck and its discard pile are empty")
+                raise IllegalMove.of("action_decks_empty")
             card = self._adraw(events)
             source = "deck"
         self.hands[seat].append(card)  # type: ignore[arg-type]
@@ -164,37 +164,32 @@ class ActionTurnMixin:
         stage = self.stage
         if stage == STAGE_THREE:
             if not isinstance(move, ActionMove) or move.kind not in (am.PICK, am.PICK_NONE):
-                raise IllegalMove(
-                    "choose one of the three cards: pick 1-3 and a cell (pick 2 C3), or pick none"
-                )
+                raise IllegalMove.of("pick_one_of_three", pick="pick 1-3", like="pick 2 C3", none="pick none")
             self._pick(seat, move, events)
             return
         if stage in (STAGE_DRAWN, STAGE_TAKEN):
             if not isinstance(move, Move) or move.kind not in ("swap", "flip"):
-                raise IllegalMove(
-                    "you have a card in hand: swap it into your grid"
-                    + (" or discard it and flip a card" if stage == STAGE_DRAWN else "")
-                )
+                raise IllegalMove.of("holding_drawn_card" if stage == STAGE_DRAWN else "holding_card")
             self._place(seat, move, events)
             return
         if isinstance(move, Move):
             kind = move.kind
             if kind == "reveal":
-                raise IllegalMove("the opening is over: draw, take, take an action card or play one")
+                raise IllegalMove.of("action_opening_over")
             if kind in ("swap", "flip"):
-                raise IllegalMove("first draw from the draw pile or take the discard top")
+                raise IllegalMove.of("draw_first")
             if not self._has_grid(seat):
-                raise IllegalMove("you have no grid cards left: take or play an action card, or pass")
+                raise IllegalMove.of("no_grid_cards")
             if kind == "draw":
                 card = self._draw_card(events)
                 if card is None:
-                    raise IllegalMove("the draw pile is empty; take the discard top")
+                    raise IllegalMove.of("draw_pile_empty")
                 self.held = card
                 self.stage = STAGE_DRAWN
                 events.append({"type": "draw", "seat": seat})
             else:
                 if not self.discard:
-                    raise IllegalMove("the discard pile is empty")
+                    raise IllegalMove.of("discard_pile_empty")
                 self.held = self.discard.pop()
                 self.stage = STAGE_TAKEN
                 events.append({"type": "take", "seat": seat, "value": self.held})
@@ -207,28 +202,26 @@ class ActionTurnMixin:
             self._play_card(seat, move, events)
         elif kind == am.DISCARD_ACTION:
             if move.card not in self.playable(seat):
-                raise IllegalMove(self._not_playable(seat, move.card))  # type: ignore[arg-type]
+                raise self._not_playable(seat, move.card)  # type: ignore[arg-type]
             self.hands[seat].remove(move.card)  # type: ignore[arg-type]
             self.adiscard.append(move.card)  # type: ignore[arg-type]
             events.append({"type": "discard_action", "seat": seat, "card": move.card})
             self.step = RESOLVE
         elif kind == am.PASS:
             if any(m.kind != am.PASS for m in self._turn_moves(seat)):
-                raise IllegalMove("you may pass only when you have no other move")
+                raise IllegalMove.of("pass_only_when_stuck")
             events.append({"type": "pass", "seat": seat})
             self.step = RESOLVE
         elif kind in (am.PICK, am.PICK_NONE):
-            raise IllegalMove("there are no drawn three cards to pick from")
+            raise IllegalMove.of("nothing_to_pick")
         else:
-            raise IllegalMove(
-                f"nobody asked you to {move.text()}: it is your turn - draw, take, "
-                "take an action card (action row 2, action deck) or play one"
-            )
+            raise IllegalMove.of("not_asked", move=move.text(), like="action row 2, action deck")
 
-    def _not_playable(self, seat: int, card: str) -> str:
+    def _not_playable(self, seat: int, card: str) -> IllegalMove:
+        """The refusal of playing or discarding `card`: not held, or taken this turn (A4 c)."""
         if card not in self.hands[seat]:
-            return f"you hold no {title(card)} card"
-        return f"you took that {title(card)} this turn; play it on a later turn"
+            return IllegalMove.of("card_not_held", card=card)
+        return IllegalMove.of("card_taken_this_turn", card=card)
 
     def _place(self, seat: int, move: Move, events: list[dict[str, Any]]) -> None:
         cell = move.cell
@@ -237,7 +230,7 @@ class ActionTurnMixin:
         held = self.held
         if move.kind == "swap":
             if f[cell] == GONE:  # type: ignore[index]
-                raise IllegalMove(f"{CELL_NAMES[cell]} has been removed")  # type: ignore[index]
+                raise IllegalMove.of("removed", cell=CELL_NAMES[cell])  # type: ignore[index]
             old = self._put(seat, cell, held)  # type: ignore[arg-type]
             self.discard.append(old)
             events.append(
@@ -254,13 +247,9 @@ class ActionTurnMixin:
                 self._star_trigger(seat, events)
         else:
             if stage == STAGE_TAKEN:
-                raise IllegalMove("you must place the card you took from the discard pile: swap it")
+                raise IllegalMove.of("must_swap_taken")
             if f[cell] != DOWN:  # type: ignore[index]
-                raise IllegalMove(
-                    f"{CELL_NAMES[cell]} is already face-up"  # type: ignore[index]
-                    if f[cell] == UP
-                    else f"{CELL_NAMES[cell]} has been removed"
-                )  # type: ignore[index]
+                raise IllegalMove.of("face_up" if f[cell] == UP else "removed", cell=CELL_NAMES[cell])  # type: ignore[index]
             self.discard.append(held)
             self._turn_up(seat, cell, events, "flip", held)  # type: ignore[arg-type]
         self.held = None
@@ -278,10 +267,10 @@ class ActionTurnMixin:
         else:
             i = move.index
             if not 0 <= i < len(three):  # type: ignore[operator]
-                raise IllegalMove(f"you drew {len(three)} cards: pick 1-{len(three)}")
+                raise IllegalMove.of("pick_range", n=len(three), pick=f"pick 1-{len(three)}")
             cell = move.cells[0]
             if self.face[seat][cell] == GONE:
-                raise IllegalMove(f"{CELL_NAMES[cell]} has been removed")
+                raise IllegalMove.of("removed", cell=CELL_NAMES[cell])
             card = three[i]  # type: ignore[index]
             rest = three[:i] + three[i + 1 :]  # type: ignore[operator]
             old = self._put(seat, cell, card)

@@ -2,12 +2,14 @@
 and parameters (`engine.errors.TEXTS` has their English); `say(exc)` is the text a page, a mail
 or a reply's answer shows, in the current locale. A code this table does not know (the errors no
 player reads, or one added to the engine later) is shown in the engine's English, never an error.
-tests/service/test_i18n_refusals.py checks that every engine code is here and that both English
-texts agree."""
+Params are shown in the reader's language too: a nested refusal (or a list of them) said, a SKYJO
+Action card by its name (`cards.action_name`, A9), a grid line by `cards.line_name`, and a move or
+a command the player may type in their own words (`reply_words.in_words_of`), so it can be typed
+back. tests/service/test_i18n.py checks that every engine code is here and that both English texts
+agree; tests/service/test_i18n_action_refusals.py says SKYJO Action's refusals in every language."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from string import Formatter
 from typing import Any
@@ -16,8 +18,8 @@ from flask_babel import gettext as _
 
 from engine.errors import TEXTS, EngineError
 from service.i18n import current
-from service.play.action_refusals import say_action
 from service.play.reply_words import in_words_of
+from service.render.cards import action_name, line_name
 
 # code -> its text in the current language; params as in engine.errors.TEXTS (a `!r` field
 # arrives quoted, a nested refusal already said)
@@ -91,6 +93,85 @@ REFUSALS: dict[str, Callable[..., str]] = {
     "if_never": lambda **p: _(
         "'if %(condition)s' can never apply: the conditions before it already cover those cards", **p),
     "uncovered_cards": lambda **p: _("what if you draw %(cards)s? add an 'else' part, e.g. ', else flip C3'", **p),
+    # SKYJO Action (engine/action/)
+    "action_not_a_move": lambda **p: _("that is not a move"),
+    "waiting_for": lambda **p: _("waiting for %(owed)s", **p),
+    "owes_star_trigger": lambda **p: _("%(who)s to take an action card for the star (%(moves)s) or decline", **p),
+    "owes_star_set": lambda **p: _("%(who)s to keep or remove the star set in %(line)s", **p),
+    "owes_defense": lambda **p: _("%(who)s to block or allow the %(card)s", **p),
+    "owes_meteor": lambda **p: _("%(who)s to choose a card for the meteor shower (%(like)s)", **p),
+    "action_row_place_empty": lambda **p: _("place %(n)s of the action row is empty", **p),
+    "action_decks_empty": lambda **p: _("the action deck and its discard pile are empty"),
+    "pick_one_of_three": lambda **p: _(
+        "choose one of the three cards: %(pick)s and a cell (%(like)s), or %(none)s", **p),
+    "holding_card": lambda **p: _("you have a card in hand: swap it into your grid"),
+    "holding_drawn_card": lambda **p: _(
+        "you have a card in hand: swap it into your grid or discard it and flip a card"),
+    "action_opening_over": lambda **p: _("the opening is over: draw, take, take an action card or play one"),
+    "no_grid_cards": lambda **p: _("you have no grid cards left: take or play an action card, or pass"),
+    "discard_pile_empty": lambda **p: _("the discard pile is empty"),
+    "card_not_held": lambda **p: _("you hold no %(card)s card", **p),
+    "card_taken_this_turn": lambda **p: _("you took that %(card)s this turn; play it on a later turn", **p),
+    "pass_only_when_stuck": lambda **p: _("you may pass only when you have no other move"),
+    "nothing_to_pick": lambda **p: _("there are no drawn three cards to pick from"),
+    "not_asked": lambda **p: _(
+        "nobody asked you to %(move)s: it is your turn - draw, take, take an action card (%(like)s) or play one",
+        **p),
+    "pick_range": lambda **p: _("you drew %(n)s cards: %(pick)s", **p),
+    "swap_own_same_cell": lambda **p: _("%(kind)s needs two different cells", **p),
+    "target_not_playing": lambda **p: _("%(name)s is not playing this round", **p),
+    "line_all_face_up": lambda **p: _("%(line)s of %(name)s's grid has no face-down card", **p),
+    "swap_player_self": lambda **p: _(
+        "swap with a player needs another player; for your own grid use %(kind)s", **p),
+    "own_cell_removed": lambda **p: _("your %(cell)s has been removed", **p),
+    "their_cell_removed": lambda **p: _("%(name)s's %(cell)s has been removed", **p),
+    "thief_self": lambda **p: _("the thief steals from another player"),
+    "target_holds_no_card": lambda **p: _("%(name)s holds no %(card)s card", **p),
+    "no_cards_to_draw": lambda **p: _("there are no cards to draw"),
+    "not_on_action_discard": lambda **p: _("there is no %(card)s on the action discard pile", **p),
+    "reactivate_which": lambda **p: _("say which card to reactivate, like: %(like)s", **p),
+    "star_take_or_decline": lambda **p: _(
+        "you turned up a star: take an action card (%(moves)s) or %(decline)s", **p),
+    "star_set_complete": lambda **p: _(
+        "your star set in %(line)s is complete: %(keep)s it or %(remove)s it", **p),
+    "attacked": lambda **p: _(
+        "%(name)s attacks you with %(card)s: say %(block)s (discarding your Defense) or %(allow)s", **p),
+    "meteor_choose": lambda **p: _(
+        "a meteor shower: choose one of your grid cards to replace, like %(like)s", **p),
+    "meteor_choose_or_block": lambda **p: _(
+        "a meteor shower: choose one of your grid cards to replace, like %(like)s, or %(block)s", **p),
+    "no_defense": lambda **p: _("you hold no Defense card to block with"),
+    "action_empty_move": lambda **p: _("empty move: say e.g. %(moves)s", **p),
+    "action_unknown_move": lambda **p: _("unknown move %(word)s: say e.g. %(moves)s", **p),
+    "name_a_card": lambda **p: _("name an action card: %(cards)s", **p),
+    "name_card_to_steal": lambda **p: _("name the card to steal, like: %(like)s: %(cards)s", **p),
+    "not_an_action_card": lambda **p: _("%(word)s is not an action card: %(cards)s", **p),
+    "unexpected_after_move": lambda **p: _("unexpected %(text)s after %(move)s", **p),
+    "unexpected_after_cells": lambda **p: _("unexpected %(text)s after the two cells", **p),
+    "unexpected_after_insight": lambda **p: _("unexpected %(text)s after the insight target", **p),
+    "unexpected_after_swap": lambda **p: _("unexpected %(text)s after the swap", **p),
+    "unexpected_after_steal": lambda **p: _("unexpected %(text)s after the card to steal", **p),
+    "unexpected_after_row_place": lambda **p: _("unexpected %(text)s after the row place", **p),
+    "unexpected_after_discard": lambda **p: _("unexpected %(text)s after the card to discard", **p),
+    "unexpected_after_pick": lambda **p: _("unexpected %(text)s after the pick", **p),
+    "unexpected_after_meteor_cell": lambda **p: _("unexpected %(text)s after the meteor cell", **p),
+    "move_needs_cell": lambda **p: _("%(kind)s needs a cell, like B2", **p),
+    "swap_own_second_cell": lambda **p: _("%(kind)s needs two cells; it needs a cell, like B2", **p),
+    "swap_player_their_cell": lambda **p: _("%(kind)s needs the other player's cell; it needs a cell, like B2", **p),
+    "needs_a_player": lambda **p: _("%(kind)s needs a player: a name, %(seats)s or %(me)s", **p),
+    "no_seat_number": lambda **p: _("there is no seat %(seat)s (seats are 0-%(last)s)", **p),
+    "not_a_player": lambda **p: _(
+        "%(text)s is not a player here; name one of %(names)s, or say %(seats)s or %(me)s", **p),
+    "ambiguous_player": lambda **p: _("more than one player is called %(text)s; say %(a)s or %(b)s", **p),
+    "insight_needs_line": lambda **p: _("%(kind)s needs a row or column, like: %(like)s", **p),
+    "not_a_row": lambda **p: _("%(text)s is not a row: rows are 1-3", **p),
+    "not_a_column": lambda **p: _("%(text)s is not a column: columns are A-D", **p),
+    "action_row_places": lambda **p: _("the action row has places 1-4, like: %(like)s", **p),
+    "take_action_how": lambda **p: _("take an action card with: %(row)s, or %(deck)s", **p),
+    "reactivate_name": lambda **p: _(
+        "name the card to reactivate from the action discard pile, like: %(like)s", **p),
+    "reactivate_reactivation": lambda **p: _("Reactivation cannot reactivate another Reactivation"),
+    "pick_how": lambda **p: _("say %(pick)s and a cell (%(like)s), or %(none)s", **p),
 }
 
 
@@ -99,7 +180,10 @@ def _quoted(code: str) -> set[str]:
     return {field for _lit, field, _spec, conv in Formatter().parse(TEXTS.get(code, "")) if field and conv == "r"}
 
 
-MOVE_PARAMS = frozenset({"move", "last", "a", "b", "kind", "condition", "label"})  # the engine's move words
+# the engine's move words, and the commands SKYJO Action's refusals name (`action row 2`, `pick none`,
+# the cards' ids): shown in the reader's words
+MOVE_PARAMS = frozenset({"move", "last", "a", "b", "kind", "condition", "label", "like", "moves", "cards", "pick",
+                         "none", "row", "deck", "seats", "me", "keep", "remove", "block", "allow", "decline"})
 
 
 def params_for(code: str, params: dict[str, Any]) -> dict[str, Any]:
@@ -109,6 +193,12 @@ def params_for(code: str, params: dict[str, Any]) -> dict[str, Any]:
     for k, v in params.items():
         if isinstance(v, EngineError):
             out[k] = say(v)
+        elif isinstance(v, list):  # refusals one after another (engine.errors.english)
+            out[k] = "; ".join(say(e) if isinstance(e, EngineError) else str(e) for e in v)
+        elif k == "card":
+            out[k] = action_name(v)
+        elif k == "line":
+            out[k] = line_name(v)
         elif k in MOVE_PARAMS and isinstance(v, str):
             out[k] = in_words_of(v, lang)
         elif k in quoted:
@@ -118,43 +208,10 @@ def params_for(code: str, params: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _pattern(english: str) -> re.Pattern[str] | None:
-    """A regex reading `english` (a TEXTS template) back into its fields; None for a template with
-    a quoted (`!r`) field or one made of fields only (it would read anything)."""
-    out, literal = [], ""
-    for lit, field, _spec, conv in Formatter().parse(english):
-        literal += lit or ""
-        out.append(re.escape(lit or ""))
-        if field is not None:
-            if conv:
-                return None
-            out.append(f"(?P<{field}>.+?)" if f"(?P<{field}>" not in "".join(out) else f"(?P={field})")
-    return re.compile("".join(out)) if literal.strip() else None
-
-
-# The SKYJO Action engine raises some refusals without a code, in the same English as a classic
-# code ("the game is over", "B2 has been removed"): read back to that code (fewest fields first).
-_BY_TEXT = sorted(((code, pat) for code, english in TEXTS.items() if code in REFUSALS
-                   for pat in [_pattern(english)] if pat is not None), key=lambda cp: cp[1].groups)
-
-
-def _coded(exc: Exception) -> tuple[str | None, dict[str, Any]]:
-    code = getattr(exc, "code", None)
-    if code in REFUSALS:
-        return code, getattr(exc, "params", {})
-    english = str(exc)
-    for code, pat in _BY_TEXT:
-        m = pat.fullmatch(english)
-        if m is not None:
-            return code, m.groupdict()
-    return None, {}
-
-
 def say(exc: Exception) -> str:
-    """`exc` (an engine refusal) in the current language; its English when the code is unknown
-    (a refusal without a code in the English of a known one is said as that one)."""
-    code, params = _coded(exc)
-    text = REFUSALS.get(code) if code else None
+    """`exc` (an engine refusal) in the current language; its English when the code is unknown."""
+    code = getattr(exc, "code", None)
+    text = REFUSALS.get(code) if isinstance(code, str) else None
     if text is None:
-        return say_action(str(exc)) or str(exc)
-    return text(**params_for(code, params))
+        return str(exc)
+    return text(**params_for(code, getattr(exc, "params", {})))

@@ -314,3 +314,65 @@ def test_a9_a_named_player_is_written_by_name_however_the_mover_typed_them(g3: A
     assert g3.parse_move("play insight column b of BO").text() == "play insight column B of Bo"
     assert g3.parse_move("play swap-with-player C1 with #2 A1").text() == "play swap-with-player C1 with Cy A1"
     assert g3.parse_move("play insight row 2 of me").text() == "play insight row 2 of me"
+
+
+# ------------------------------------------------------------------------------ refusals with a code
+ACTION_SOURCES = ("turn.py", "effects.py", "moves.py", "legal.py")
+
+
+def test_every_refusal_the_action_engine_raises_carries_a_code_of_texts() -> None:
+    """A4-A9: each IllegalMove / MoveParseError of engine/action is `X.of(code, ...)` with a code of
+    engine.errors.TEXTS (so the service can say it in the player's language, issue 17), never a
+    plain English text; the codes a helper passes on (`done`, `cell`, `_card`) are TEXTS' too."""
+    import ast
+    from pathlib import Path
+
+    from engine.errors import TEXTS
+
+    folder = Path(engine.__file__).parent / "action"
+    codes: set[str] = set()
+    for name in ACTION_SOURCES:
+        tree = ast.parse((folder / name).read_text(), name)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef) and node.name in ("done", "cell", "_card"):
+                codes |= {d.value for d in node.args.defaults if isinstance(d, ast.Constant) and d.value}
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            assert not (isinstance(func, ast.Name) and func.id in ("IllegalMove", "MoveParseError")), (
+                f"{name}:{node.lineno}: a refusal without a code"
+            )
+            if isinstance(func, ast.Attribute) and func.attr == "of":
+                code = node.args[0]
+                if isinstance(code, ast.IfExp):
+                    codes |= {code.body.value, code.orelse.value}  # type: ignore[attr-defined]
+                elif not isinstance(code, ast.Name):  # a helper's code: checked where it is called
+                    assert isinstance(code, ast.Constant), f"{name}:{node.lineno}"
+                    codes.add(code.value)
+            elif isinstance(func, ast.Attribute) and func.attr in ("done", "cell", "_card") or (
+                isinstance(func, ast.Name) and func.id == "_card"
+            ):
+                codes |= {a.value for a in node.args if isinstance(a, ast.Constant) and a.value in TEXTS}
+    assert codes - set(TEXTS) == set(), sorted(codes - set(TEXTS))
+    assert len(codes) > 60
+
+
+def test_an_action_refusal_keeps_its_english_and_carries_code_and_params() -> None:
+    """A4 c, A9.6: a card is its id in the params and its title in the English; the refusal of a move
+    while others decide lists what each owes (a list of refusals)."""
+    g = setup(new([grid(PLAIN), grid(PLAIN)]), up={0: "A1", 1: "A1"}, hands={0: ["swap-with-player"], 1: ["defense"]})
+    with pytest.raises(engine.IllegalMove) as refused:
+        g.play(0, "play thief from Bo defense")
+    assert str(refused.value) == "you hold no Thief card"
+    assert (refused.value.code, refused.value.params) == ("card_not_held", {"card": "thief"})
+    g.play(0, "play swap-with-player A1 with Bo B1")
+    with pytest.raises(engine.IllegalMove) as refused:
+        g.play(0, "action deck")
+    assert str(refused.value) == "waiting for Bo to block or allow the Swap with a player"
+    assert refused.value.code == "waiting_for"
+    [owed] = refused.value.params["owed"]
+    assert (owed.code, owed.params) == ("owes_defense", {"who": "Bo", "card": "swap-with-player"})
+    with pytest.raises(engine.MoveParseError) as refused:
+        g.parse_move("play swap-own A1 B1 C1")
+    assert str(refused.value) == "unexpected 'c1' after the two cells"
+    assert (refused.value.code, refused.value.params) == ("unexpected_after_cells", {"text": "c1"})

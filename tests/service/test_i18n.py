@@ -71,51 +71,13 @@ def test_an_unknown_code_is_shown_in_the_engines_english(app) -> None:
         assert say(engine.errors.OptionError("bad options")) == "bad options"
 
 
-def test_a_skyjo_action_refusal_without_a_code_in_a_classic_codes_english_is_translated(app) -> None:
-    """SKYJO Action's engine raises some refusals without a code, in a classic code's English
-    (A4: in the opening, first reveal): said as that code; English unchanged; an Action-only text
-    stays English."""
-    g = engine.new_game(["Ann", "Bo"], variant="action", seed="i18n-refusal")
-    with pytest.raises(engine.IllegalMove) as refused:
-        g.play(0, "draw")
-    with app.app_context():
-        with force_locale("en"):
-            assert say(refused.value) == str(refused.value)
-        with force_locale("sv"):
-            assert say(refused.value) == say(engine.IllegalMove.of("reveal_first"))
-            assert say(refused.value) != str(refused.value)
-            assert say(engine.IllegalMove("C3 has been removed")) == say(engine.IllegalMove.of("removed", cell="C3"))
-            assert say(engine.IllegalMove("swap-own needs two different cells")) == "swap-own needs two different cells"
-
-
-ACTION_ENGLISH = [  # SKYJO Action refusals as its engine writes them (engine/action: no code)
-    "that is not a move", "waiting for Bo", "place 3 of the action row is empty",
-    "the action deck and its discard pile are empty",
-    "the opening is over: draw, take, take an action card or play one",
-    "you have no grid cards left: take or play an action card, or pass", "the discard pile is empty",
-    "you may pass only when you have no other move", "there are no drawn three cards to pick from",
-    "you drew 3 cards: pick 1-3", "you hold no Thief card", "you took that Double move this turn; play it on a later turn",
-    "there is no Insight on the action discard pile", "Bo holds no Thief card", "Bo is not playing this round",
-    "you hold no Defense card to block with", "the thief steals from another player", "there are no cards to draw",
-    "your star set in column B is complete: keep it or remove it",
-]
-
-
-def test_skyjo_action_refusals_are_said_in_every_language_and_unchanged_in_english(app) -> None:
-    """Each SKYJO Action refusal (A4-A11) of `action_refusals`: the same English, another text in
-    every other language, its card by the card's name there (A9)."""
-    from service.play.action_refusals import ACTION_REFUSALS
-
-    assert len(ACTION_ENGLISH) == len(ACTION_REFUSALS)
-    with app.app_context():
-        for english in ACTION_ENGLISH:
-            with force_locale("en"):
-                assert say(engine.IllegalMove(english)) == english
-            for lang in i18n.TRANSLATED:
-                with force_locale(lang):
-                    assert say(engine.IllegalMove(english)) != english, (lang, english)
-        with force_locale("de"):
-            assert "Dieb" in say(engine.IllegalMove("Bo holds no Thief card"))
+def test_a_refusal_is_said_by_its_code_never_by_its_english(app) -> None:
+    """No refusal is read back from its English (SKYJO Action's carry codes too): a text without a
+    code stays English even in a known code's words; with the code it is said (A4)."""
+    with app.app_context(), force_locale("sv"):
+        assert say(IllegalMove("the game is over")) == "the game is over"
+        assert say(IllegalMove("you hold no Thief card")) == "you hold no Thief card"
+        assert say(IllegalMove.of("card_not_held", card="thief")) == "du har inget kort Tjuv"
 
 
 # ------------------------------------------------------------------------------ a seat's language
