@@ -224,7 +224,7 @@ REFUSED: list[tuple[str, str, Callable[[], object]]] = [
 UNREACHED = {"no_cards_to_draw", "draw_pile_empty", "unknown_move"}
 
 COMMANDS = ("action row", "action deck", "discard action", "play", "pick", "decline", "keep", "remove", "block",
-            "allow", "draw", "take", "swap", "flip", "reveal", "pass", "meteor", *ACTION_KINDS)
+            "allow", "draw", "take", "swap", "flip", "reveal", "pass", "meteor", "seat", *ACTION_KINDS)
 # the engine's English command words, except where a language writes the same word ("meteor" in sv, de)
 ENGLISH_COMMAND = {
     lang: re.compile(r"(?<![\w-])(?:" + "|".join(
