@@ -52,18 +52,14 @@ class RecordError(EngineError):
 
 
 def english(code: str, params: dict[str, Any]) -> str:
-    return TEXTS[code].format(**{k: _english_param(k, v) for k, v in params.items()})
+    return TEXTS[code].format(**{k: _english_param(v) for k, v in params.items()})
 
 
-def _english_param(name: str, value: Any) -> str:
-    """A param as the English text shows it: a list of refusals one after another ("; "), an
-    action card (`card`) by its title (`double-move` -> "Double move"), anything else as str()."""
+def _english_param(value: Any) -> str:
+    """A param as the English text shows it: a list of refusals one after another ("; "), anything
+    else as str() (an action card's title is filled in by `engine.action.phases.card_refusal`)."""
     if isinstance(value, list):
         return "; ".join(str(v) for v in value)
-    if name == "card":
-        from .action.rules import ACTION_TITLES  # here, not above: engine.action imports this module
-
-        return ACTION_TITLES.get(value, str(value))
     return str(value)
 
 

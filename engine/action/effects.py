@@ -17,7 +17,7 @@ from ..moves import CELL_NAMES, COLUMN_NAMES, Move
 from ..phases import DOWN, GONE, UP
 from . import moves as am
 from .moves import ActionMove
-from .phases import MAIN, RESOLVE, STAGE_THREE, line_cells, line_label
+from .phases import MAIN, RESOLVE, STAGE_THREE, card_refusal, line_cells, line_label
 from .rules import (
     ATTACKS,
     DEFENSE,
@@ -73,7 +73,7 @@ class ActionEffectsMixin:
             if t == seat:
                 raise IllegalMove.of("thief_self")
             if move.steal not in self.hands[t]:  # type: ignore[index]
-                raise IllegalMove.of("target_holds_no_card", name=self.names[t], card=move.steal)  # type: ignore[index]
+                raise card_refusal(IllegalMove, "target_holds_no_card", name=self.names[t], card=move.steal)  # type: ignore[index]
         elif card == DRAW_THREE:
             if not (self.draw or len(self.discard) > 1):
                 raise IllegalMove.of("no_cards_to_draw")
@@ -85,7 +85,7 @@ class ActionEffectsMixin:
             if REACTIVATION not in playable:
                 raise self._not_playable(seat, REACTIVATION)
             if card not in self.adiscard:
-                raise IllegalMove.of("not_on_action_discard", card=card)
+                raise card_refusal(IllegalMove, "not_on_action_discard", card=card)
         elif card not in playable:
             raise self._not_playable(seat, card)
         elif card == REACTIVATION:
@@ -249,8 +249,8 @@ class ActionEffectsMixin:
                 self._resolve_attack(e, events)
                 return
             else:
-                raise IllegalMove.of(
-                    "attacked", name=self.names[e["attacker"]], card=e["card"], block="block", allow="allow"
+                raise card_refusal(
+                    IllegalMove, "attacked", name=self.names[e["attacker"]], card=e["card"], block="block", allow="allow"
                 )
         else:  # meteor
             if mk == am.BLOCK:

@@ -11,8 +11,13 @@ This module imports no game class, so the view and the bots use these names with
 
 from __future__ import annotations
 
+from typing import Any, TypeVar
+
+from ..errors import EngineError, english
 from ..moves import COLUMN_NAMES
 from .rules import ACTION_TITLES
+
+E = TypeVar("E", bound=EngineError)
 
 MAIN, RESOLVE, SETS = "main", "resolve", "sets"
 STAGE_THREE = 3
@@ -35,3 +40,10 @@ def line_label(line: str, index: int) -> str:
 def title(card: str) -> str:
     """An action card's name for people (`swap-own` -> `Swap own`)."""
     return ACTION_TITLES.get(card, card)
+
+
+def card_refusal(cls: type[E], code: str, **params: Any) -> E:
+    """`cls.of(code, **params)` for a refusal about an action card: its English names the `card`
+    param by its title ("you hold no Double move card"); the params keep the card's id, which the
+    service names in the reader's language (A9)."""
+    return cls(english(code, {**params, "card": title(params["card"])}), code=code, params=params)

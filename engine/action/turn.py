@@ -32,7 +32,7 @@ from ..phases import (
 )
 from . import moves as am
 from .moves import ActionMove
-from .phases import ATTACK_ENTRIES, MAIN, RESOLVE, SETS, STAGE_THREE
+from .phases import ATTACK_ENTRIES, MAIN, RESOLVE, SETS, STAGE_THREE, card_refusal
 from .rules import STAR
 
 
@@ -69,7 +69,7 @@ class ActionTurnMixin:
         if kind == "star_set":
             return IllegalMove.of("owes_star_set", who=who, line=f"{e['set'][0]} {self._set_label(e['set'])}")
         if kind == "defend":
-            return IllegalMove.of("owes_defense", who=who, card=e["card"])
+            return card_refusal(IllegalMove, "owes_defense", who=who, card=e["card"])
         return IllegalMove.of("owes_meteor", who=who, like="meteor B2")
 
     def _set_label(self, sid: list[Any]) -> str:
@@ -220,8 +220,8 @@ class ActionTurnMixin:
     def _not_playable(self, seat: int, card: str) -> IllegalMove:
         """The refusal of playing or discarding `card`: not held, or taken this turn (A4 c)."""
         if card not in self.hands[seat]:
-            return IllegalMove.of("card_not_held", card=card)
-        return IllegalMove.of("card_taken_this_turn", card=card)
+            return card_refusal(IllegalMove, "card_not_held", card=card)
+        return card_refusal(IllegalMove, "card_taken_this_turn", card=card)
 
     def _place(self, seat: int, move: Move, events: list[dict[str, Any]]) -> None:
         cell = move.cell

@@ -323,7 +323,8 @@ ACTION_SOURCES = ("turn.py", "effects.py", "moves.py", "legal.py")
 def test_every_refusal_the_action_engine_raises_carries_a_code_of_texts() -> None:
     """A4-A9: each IllegalMove / MoveParseError of engine/action is `X.of(code, ...)` with a code of
     engine.errors.TEXTS (so the service can say it in the player's language, issue 17), never a
-    plain English text; the codes a helper passes on (`done`, `cell`, `_card`) are TEXTS' too."""
+    plain English text; the codes a helper passes on (`done`, `cell`, `_card`) are TEXTS' too. A
+    refusal naming a card goes through `card_refusal` (its English has the card's title, A9)."""
     import ast
     from pathlib import Path
 
@@ -349,6 +350,15 @@ def test_every_refusal_the_action_engine_raises_carries_a_code_of_texts() -> Non
                 elif not isinstance(code, ast.Name):  # a helper's code: checked where it is called
                     assert isinstance(code, ast.Constant), f"{name}:{node.lineno}"
                     codes.add(code.value)
+                    assert "{card}" not in TEXTS.get(code.value, ""), (
+                        f"{name}:{node.lineno}: {code.value} names a card: raise it with card_refusal (A9)"
+                    )
+            elif isinstance(func, ast.Name) and func.id == "card_refusal":
+                code = node.args[1]
+                assert isinstance(code, ast.Constant) and "{card}" in TEXTS.get(code.value, ""), (
+                    f"{name}:{node.lineno}"
+                )
+                codes.add(code.value)
             elif isinstance(func, ast.Attribute) and func.attr in ("done", "cell", "_card") or (
                 isinstance(func, ast.Name) and func.id == "_card"
             ):
