@@ -18,14 +18,13 @@ import engine
 from engine.action.moves import ActionMove, parse_action_move
 from engine.action.rules import ACTION_KINDS
 from engine.errors import TEXTS, EngineError
+from engine.phases import GONE
 from service import i18n
 from service.play.refusals import say
 from service.play.reply_words import LEXICON, in_words_of, to_english
 from service.render.cards import action_name
 from tests.conftest import make_app
 from tests.engine.test_action_rules import PLAIN, _star_column_game, grid, new, setup
-
-GONE = 2  # a removed cell's face state (engine.phases)
 
 
 @pytest.fixture(scope="module")
