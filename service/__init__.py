@@ -114,6 +114,9 @@ def create_app(config: dict | None = None) -> Flask:
     # reply mailbox's poll that runs after it (the clock imports nothing of play/)
     app.extensions.setdefault(scheduler.HANDLERS_KEY, timeouts.ServiceClockHandlers())
     app.extensions.setdefault(scheduler.REPLY_POLLER_KEY, reply_service.poll_imap_once)
+    from service.mail import retention
+
+    app.extensions.setdefault(scheduler.PRUNE_KEY, retention.prune_app)  # daily: old mail bodies, finished games
     csrf.init_app(app)
     ratelimit.init_app(app)
     i18n.init_app(app, babel)  # catalogues compiled when stale; a seat's language, else the browser's

@@ -110,7 +110,7 @@ def run_worker(database_url: str | None = None, interval: float = scheduler.DEFA
         from service.mail.sender import start_background_sender
 
         start_background_sender(app, use_reloader=False)
-    sched = scheduler._scheduler(BlockingScheduler, job, interval)
+    sched = scheduler._scheduler(BlockingScheduler, job, interval, app=app)  # and the daily prune
     logging.getLogger(__name__).info("clock worker: ticking every %ss", interval)
     signal.signal(signal.SIGTERM, _exit_on_sigterm)
     try:
