@@ -4,7 +4,8 @@
   move and seat link), its context (the seat's token and view) and the headers that carry a secret
   (List-Unsubscribe's URL, Reply-To's reply address) are dropped. What stays is what threading,
   the mail's status and a late bounce need: Message-ID, In-Reply-To/References, recipient, subject,
-  times, transport, attempts.
+  times, transport, attempts. A held mail that was dropped (never sent: its decision was made on
+  the board, issue 15.2) is deleted then: no mail refers to it and no bounce can come for it.
 * After GAME_KEEP_DAYS (default 30) from a finished or cancelled game's end, its sent rows are
   deleted; so are sent rows that belong to no game (links mails, digests) that old.
 * Unsent rows are never touched: they still have to go (or be given up by the sender).
@@ -60,11 +61,13 @@ def _with_body(cutoff):
                 or_(_T.text_body.is_not(None), _T.html_body.is_not(None), _T.context.is_not(None)))
 
 
-def _old_rows(cutoff, over_before):
-    """Sent rows of a game that ended before `over_before`, or of no game, sent before `cutoff`."""
+def _old_rows(body_cutoff, cutoff, over_before):
+    """Sent rows of a game that ended before `over_before`, or of no game, sent before `cutoff`,
+    and held mails dropped before `body_cutoff`."""
     ended = select(GameRow.id).where(GameRow.status.in_(_OVER), GameRow.updated_at < over_before)
     return and_(_T.sent_at.is_not(None),
-                or_(_T.game_ref.in_(ended), and_(_T.game_ref.is_(None), _T.sent_at < cutoff)))
+                or_(_T.game_ref.in_(ended), and_(_T.game_ref.is_(None), _T.sent_at < cutoff),
+                    and_(_T.transport == "dropped", _T.sent_at < body_cutoff)))
 
 
 _STRIP = (
@@ -85,8 +88,8 @@ def _strip_bodies(session: Session, cutoff: datetime, batch: int) -> int:
     return len(rows)
 
 
-def _delete_rows(session: Session, cutoff: datetime, over_before: datetime, batch: int) -> int:
-    ids = list(session.scalars(select(_T.id).where(_old_rows(cutoff, over_before)).order_by(_T.id)
+def _delete_rows(session: Session, cutoffs: tuple[datetime, datetime, datetime], batch: int) -> int:
+    ids = list(session.scalars(select(_T.id).where(_old_rows(*cutoffs)).order_by(_T.id)
                                .limit(batch).with_for_update(skip_locked=True)))
     if ids:
         session.execute(delete(OutboxMail.__table__).where(_T.id.in_(ids), _T.sent_at.is_not(None)))
@@ -113,7 +116,8 @@ def prune(engine: Engine, now: datetime | None = None, *, mail_keep_days: float 
     row_cutoff = now - timedelta(days=game_keep_days)
     over_before = row_cutoff.replace(tzinfo=UTC)  # the game table keeps aware times
     done = Pruned()
-    done.rows = _batches(engine, lambda s: _delete_rows(s, row_cutoff, over_before, batch))  # first: no body to strip
+    cutoffs = (body_cutoff, row_cutoff, over_before)
+    done.rows = _batches(engine, lambda s: _delete_rows(s, cutoffs, batch))  # first: no body to strip
     done.bodies = _batches(engine, lambda s: _strip_bodies(s, body_cutoff, batch))
     if done.bodies or done.rows:
         log.info("prune: %s", done)
