@@ -127,7 +127,7 @@ class DkimSigner:
         if not selector or not domain:
             raise SigningConfigError("DKIM signing needs a selector and MAIL_FROM's domain")
         self.selector = selector.strip().encode("ascii")
-        self.domain = domain.strip().lower().encode("ascii")
+        self.domain = domain.strip().lower().encode("idna")  # an IDN domain as its A-label (punycode)
         self.key_pem = key_pem
 
     def __repr__(self) -> str:  # never the key

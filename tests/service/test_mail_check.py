@@ -161,6 +161,17 @@ def test_a_server_without_starttls(capsys, zone, mail_env, plain_smtp, key_file)
     assert code == 0 and statuses(out)["STARTTLS"] == "missing", out
 
 
+def test_a_server_that_does_not_answer(capsys, zone, mail_env, monkeypatch, key_file):
+    z = zone([*GOOD_RECORDS.values(), dkim_line(key_file.read_bytes())])
+    closed = SmtpServer()  # a free port nobody listens on
+    monkeypatch.setenv("MAIL_URL", f"smtp://127.0.0.1:{closed.port}?starttls=1")
+    code, out = check(capsys, z)
+    assert code == 1 and statuses(out)["SMTP"] == "wrong" and "does not answer" in out, out
+    monkeypatch.delenv("MAIL_URL")
+    code, out = check(capsys, z)
+    assert code == 1 and statuses(out)["SMTP"] == "missing" and "publish: MAIL_URL=" in out, out
+
+
 def test_bad_configuration_exits_2(capsys, zone, mail_env, monkeypatch, tmp_path):
     z = zone([])
     monkeypatch.setenv("MAIL_URL", "ftp://127.0.0.1:21")
