@@ -4,6 +4,7 @@ after a refused attempt and after a sender died before marking it sent: the same
 
 from __future__ import annotations
 
+import random
 import time
 from datetime import timedelta
 from types import SimpleNamespace
@@ -19,6 +20,7 @@ from service.play import usecases
 from service.store import db
 from service.store.outbox_models import OutboxMail, utcnow
 from tests.conftest import make_app
+from tests.service.helpers import accept_all, new_game, play_by_mail
 from tests.service.smtp_fixture import RecordingHandler, SmtpServer
 
 SELECTOR = "skyjo2026"
@@ -100,6 +102,25 @@ def test_every_mail_of_a_game_verifies_against_the_published_key(db_url, key_fil
                 b"list-unsubscribe-post"} <= signed
         # a changed subject does not verify: the signature covers what the player sees
         assert not dkim.verify(got.data.replace(b"\r\nSubject: ", b"\r\nSubject: X"), dnsfunc=dnsfunc)
+
+
+def test_a_whole_game_by_mail_every_kind_verifies(db_url, key_file):
+    """A game played to its end through the mails' links (turns, round over, game over, notices)."""
+    app = signing_app(db_url, key_file)
+    client = app.test_client()
+    status, _where = new_game(client, (("Ann", "ann@example.com"), ("Bö", "bo@example.org")), target=1)
+    assert status == 303
+    accept_all(app, client)
+    play_by_mail(app, client, rng=random.Random(29))
+    server = SmtpServer().start()
+    try:
+        assert deliver(app, server, now=utcnow() + timedelta(hours=1)) >= 10
+    finally:
+        server.stop()
+    dnsfunc = published(key_file)
+    subjects = [r.message["Subject"] for r in server.received]
+    assert any(s.startswith("Game over") for s in subjects) and any(" over: " in s for s in subjects)
+    assert all(dkim.verify(r.data, dnsfunc=dnsfunc) for r in server.received)
 
 
 def test_a_mail_sent_again_is_the_same_signed_bytes(db_url, key_file, monkeypatch):

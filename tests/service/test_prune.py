@@ -157,3 +157,8 @@ def test_prune_command_and_the_daily_job(app, db_url, monkeypatch, capsys):
     whole = sum(1 for r in outbox(app) if r.text_body is not None)
     assert whole and job.func() == Pruned(bodies=whole, rows=0)
     assert all(r.text_body is None for r in outbox(app))
+    sched = scheduler.start_in_process(app, use_reloader=False)  # `serve`'s clock has the same job
+    try:
+        assert sched.get_job(scheduler.PRUNE_JOB_ID) is not None
+    finally:
+        scheduler.stop_in_process()
