@@ -16,7 +16,9 @@ The bytes signed are the bytes smtplib sends (`BytesGenerator` with the message'
 message's headers as it is (dkimpy folds it to lines shorter than the policy's limit, so the
 generator writes it unchanged). Headers signed: those RFC 6376 recommends that the message has,
 plus `List-Unsubscribe-Post` and `Auto-Submitted` (receivers want the one-click header signed);
-From is signed twice, so no second From can be added.
+From is signed twice, so no second From can be added. Signing is the last step of
+`service.mail.message.build_message`: a header added to the message after it breaks the signature
+(if it is a signed one) or goes unsigned, so headers belong in `build_message` before it.
 """
 
 from __future__ import annotations
