@@ -162,3 +162,17 @@ def test_prune_command_and_the_daily_job(app, db_url, monkeypatch, capsys):
         assert sched.get_job(scheduler.PRUNE_JOB_ID) is not None
     finally:
         scheduler.stop_in_process()
+
+
+def test_the_dev_mailbox_shows_a_pruned_mail(app):
+    """A mail whose body was dropped still opens in the dev mailbox (headers, no text)."""
+    start_game(app, 30)
+    age(app, 20)
+    with app.app_context():
+        assert prune(db.get_engine(app), mail_keep_days=14).bodies
+    row = outbox(app)[0]
+    client = app.test_client()
+    page = client.get(f"/dev/mail/{row.id}")
+    assert page.status_code == 200 and row.message_id.strip("<>") in page.text
+    assert '<pre class="devmail-text"></pre>' in page.text  # no text left (not "None")
+    assert client.get(f"/dev/mail/{row.id}/raw").status_code == 200
