@@ -18,8 +18,11 @@ by the real `deliver_due` with the dev transport), as players following links wo
 Moves are chosen by the engine's greedy bot (the bench knows the state; players would look at the
 board). Prints mails per player per game (every mail: invitations, turns, round and game results),
 turn mails per player per turn (turn mails over decisions owed: each C7 turn and each opening),
-and clicks per draw turn, take turn and opening. The last line is exactly
-`mails/player/game=… mails/turn=… clicks/draw-turn=… clicks/opening=…`.
+and clicks per draw turn, take turn and opening, and the bytes a game keeps in the database (its
+rows and index entries in every table, `stored_bytes`) at its end, after MAIL_KEEP_DAYS (`prune` drops
+the sent mails' bodies) and after GAME_KEEP_DAYS (its mails are gone):
+`bytes/game=… before prune, bytes/game=… after prune, bytes/game=… after GAME_KEEP_DAYS`.
+The last line is exactly `mails/player/game=… mails/turn=… clicks/draw-turn=… clicks/opening=…`.
 """
 
 from __future__ import annotations
@@ -27,9 +30,11 @@ from __future__ import annotations
 import argparse
 import random
 import re
+import sqlite3
 import sys
 import tempfile
 from collections import Counter, defaultdict
+from contextlib import closing
 from datetime import timedelta
 from pathlib import Path
 
@@ -220,6 +225,31 @@ def _seat_path(mails: list) -> str:
     raise RuntimeError("no seat link in any mail")
 
 
+def stored_bytes(path: str) -> int:
+    """The bytes the game's rows and their index entries take in the database: every table's and
+    index's used page bytes after VACUUM (SQLite's dbstat), without the schema and without the
+    empty part of pages, so the fixed cost of a fresh file (a page per table) does not count."""
+    with closing(sqlite3.connect(path)) as c:
+        c.execute("VACUUM")
+        c.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        used = c.execute("SELECT SUM(pgsize - unused) FROM dbstat WHERE name != 'sqlite_schema'").fetchone()
+    return int(used[0] or 0)
+
+
+def storage(app, path: str) -> list[int]:
+    """Bytes stored for the game: at its end, after MAIL_KEEP_DAYS and after GAME_KEEP_DAYS (the
+    prune the worker runs daily, with the defaults)."""
+    from service.mail.retention import GAME_KEEP_DAYS, MAIL_KEEP_DAYS, prune
+    from service.store import db
+    from service.store.outbox_models import utcnow
+
+    sizes = [stored_bytes(path)]
+    for days in (MAIL_KEEP_DAYS + 1, GAME_KEEP_DAYS + 1):
+        prune(db.get_engine(app), utcnow() + timedelta(days=days))
+        sizes.append(stored_bytes(path))
+    return sizes
+
+
 def run(games: int, players: int, seed: int) -> dict:
     from service import create_app
     from service.store import db
@@ -227,6 +257,7 @@ def run(games: int, players: int, seed: int) -> dict:
     totals: dict = defaultdict(float)
     per_player_mails: list[int] = []
     clicks: dict[str, list[int]] = defaultdict(list)
+    sizes: list[list[int]] = []
     with tempfile.TemporaryDirectory() as tmp:
         for n in range(games):
             app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp}/bench-{n}.sqlite3",
@@ -251,6 +282,7 @@ def run(games: int, players: int, seed: int) -> dict:
             totals["no_mail"] += table.no_mail
             _status, g = table.game()
             totals["rounds"] += g.round
+            sizes.append(storage(app, f"{tmp}/bench-{n}.sqlite3"))
             db.get_engine(app).dispose()
     avg = {k: (sum(v) / len(v) if v else 0.0) for k, v in clicks.items()}
     return {"games": games, "players": players, "rounds": totals["rounds"], "turns": totals["turns"],
@@ -258,7 +290,8 @@ def run(games: int, players: int, seed: int) -> dict:
             "mails_per_player_game": sum(per_player_mails) / len(per_player_mails),
             "turn_mails_per_player_game": totals["turn_mails"] / len(per_player_mails),
             "mails_per_turn": totals["turn_mails"] / totals["decisions"],
-            "clicks": avg, "clicks_max": {k: max(v) for k, v in clicks.items() if v}}
+            "clicks": avg, "clicks_max": {k: max(v) for k, v in clicks.items() if v},
+            "bytes": [sum(s[i] for s in sizes) / len(sizes) for i in range(3)]}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -277,6 +310,9 @@ def main(argv: list[str] | None = None) -> int:
     for kind in ("draw", "take", "opening", "tie"):
         if kind in c:
             print(f"clicks per {kind} {'turn' if kind in ('draw', 'take') else ''}: {c[kind]:.2f} (max {mx[kind]})")
+    before, pruned, gone = r["bytes"]
+    print(f"bytes/game={before:.0f} before prune, bytes/game={pruned:.0f} after prune, "
+          f"bytes/game={gone:.0f} after GAME_KEEP_DAYS")
     print(f"mails/player/game={r['mails_per_player_game']:.1f} mails/turn={r['mails_per_turn']:.2f} "
           f"clicks/draw-turn={c.get('draw', 0):.2f} clicks/opening={c.get('opening', 0):.2f}")
     return 0

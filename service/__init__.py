@@ -32,6 +32,12 @@ def env_config(instance_path: str) -> dict:
         "MAIL_DOMAIN": os.environ.get("MAIL_DOMAIN") or None,  # reply addresses; default: MAIL_FROM's
         "IMAP_URL": os.environ.get("IMAP_URL") or None,  # reply mailbox the worker polls
         "PROXY_HOPS": os.environ.get("PROXY_HOPS") or 0,  # reverse proxies in front (X-Forwarded-For)
+        # DKIM (issue 29): the selector and the PEM key `skyjo-pbem mail keygen` writes; unset: unsigned
+        "DKIM_SELECTOR": os.environ.get("DKIM_SELECTOR") or None,
+        "DKIM_KEY_FILE": os.environ.get("DKIM_KEY_FILE") or None,
+        # retention (issue 29, `skyjo-pbem prune`): a sent mail's body and links, a finished game's mails
+        "MAIL_KEEP_DAYS": float(os.environ.get("MAIL_KEEP_DAYS") or 14),
+        "GAME_KEEP_DAYS": float(os.environ.get("GAME_KEEP_DAYS") or 30),
     }
 
 
@@ -108,6 +114,9 @@ def create_app(config: dict | None = None) -> Flask:
     # reply mailbox's poll that runs after it (the clock imports nothing of play/)
     app.extensions.setdefault(scheduler.HANDLERS_KEY, timeouts.ServiceClockHandlers())
     app.extensions.setdefault(scheduler.REPLY_POLLER_KEY, reply_service.poll_imap_once)
+    from service.mail import retention
+
+    app.extensions.setdefault(scheduler.PRUNE_KEY, retention.prune_app)  # daily: old mail bodies, finished games
     csrf.init_app(app)
     ratelimit.init_app(app)
     i18n.init_app(app, babel)  # catalogues compiled when stale; a seat's language, else the browser's
@@ -126,6 +135,10 @@ def create_app(config: dict | None = None) -> Flask:
     from service.play import notify
 
     app.extensions.setdefault(STILL_OWED_KEY, notify.still_owed)  # a held turn mail: still owed?
+    from service.mail.message import SIGNER_KEY
+    from service.mail.signing import DkimSigner
+
+    app.extensions[SIGNER_KEY] = DkimSigner.from_config(app.config)  # DKIM; None when not configured
     errors.init_app(app)
     headers.init_app(app)
     if app.config["DEV"]:

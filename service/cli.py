@@ -224,6 +224,9 @@ def build_parser() -> argparse.ArgumentParser:
             raise
     else:
         cli_service.add_commands(sub)
+        from service import cli_mail
+
+        cli_mail.add_commands(sub)  # `mail keygen|check`, `prune` (issue 29)
     return parser
 
 

@@ -1,5 +1,7 @@
 """APScheduler 3.x runs `clock.tick` on an interval: in the background of `skyjo-pbem serve`
-(`start_in_process`) or as `skyjo-pbem worker` (`run_worker`, any number of them).
+(`start_in_process`) or as `skyjo-pbem worker` (`run_worker`, any number of them). Beside it, once
+a day (and a minute after the start), the outbox's retention (`skyjo-pbem prune`, issue 29.5),
+injected by `create_app` like the reply poller; it is safe with several processes pruning at once.
 
 One in-memory interval job per process and nothing else: no job store, no pickled jobs, nothing
 shared between schedulers. Every deadline lives in our own tables and `tick` claims rows with
@@ -16,7 +18,7 @@ import os
 import threading
 from collections.abc import Callable
 from contextlib import nullcontext
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from apscheduler.jobstores.base import JobLookupError
 from apscheduler.schedulers.background import BackgroundScheduler
@@ -29,6 +31,10 @@ JOB_ID = "skyjo-clock-tick"
 DEFAULT_INTERVAL = 30.0  # seconds
 HANDLERS_KEY = "clock_handlers"  # app.extensions[HANDLERS_KEY] = the service's ClockHandlers
 REPLY_POLLER_KEY = "reply_poller"  # app.extensions[REPLY_POLLER_KEY](app): one pass over IMAP_URL
+PRUNE_KEY = "outbox_prune"  # app.extensions[PRUNE_KEY](app): drop old mail bodies, finished games' mails
+PRUNE_JOB_ID = "skyjo-prune"
+PRUNE_EVERY = timedelta(days=1)
+PRUNE_FIRST_AFTER = timedelta(minutes=1)  # not in the busy seconds of a start
 
 _lock = threading.Lock()
 _in_process: BackgroundScheduler | None = None
@@ -120,10 +126,32 @@ def with_reply_polling(app, job: Callable) -> Callable:
     return job_and_replies
 
 
-def _scheduler(cls, job: Callable, interval: float):
+def make_prune_job(app) -> Callable | None:
+    """The daily job: one prune with the app's settings (`app.extensions[PRUNE_KEY]`), in an app
+    context; logs and swallows errors (the next day retries). None when the app has no prune."""
+    prune = app.extensions.get(PRUNE_KEY)
+    if prune is None:
+        return None
+
+    def job():
+        try:
+            with app.app_context():
+                return prune(app)
+        except Exception:  # noqa: BLE001 - keep the scheduler alive
+            log.exception("prune failed")
+            return None
+
+    return job
+
+
+def _scheduler(cls, job: Callable, interval: float, app=None):
     sched = cls(timezone=UTC, job_defaults={"coalesce": True, "max_instances": 1, "misfire_grace_time": None})
     sched.add_job(job, "interval", seconds=interval, id=JOB_ID, replace_existing=True,
                   next_run_time=datetime.now(UTC))
+    prune = make_prune_job(app) if app is not None else None
+    if prune is not None:
+        sched.add_job(prune, "interval", seconds=PRUNE_EVERY.total_seconds(), id=PRUNE_JOB_ID,
+                      replace_existing=True, next_run_time=datetime.now(UTC) + PRUNE_FIRST_AFTER)
     return sched
 
 
@@ -157,7 +185,8 @@ def start_in_process(app_or_factory, handlers: clock.ClockHandlers | None = None
         job = make_tick_job(factory, handlers, context=context)
         if _is_app(app_or_factory):
             job = with_reply_polling(app_or_factory, job)
-        sched = _scheduler(BackgroundScheduler, _sweeping_while_woken(job), interval)
+        sched = _scheduler(BackgroundScheduler, _sweeping_while_woken(job), interval,
+                           app=app_or_factory if _is_app(app_or_factory) else None)
         sched.start()
         _in_process = sched
         atexit.register(stop_in_process)

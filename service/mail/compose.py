@@ -64,7 +64,7 @@ def send(s, game: GameRow, seat: SeatRow, template: str, *, asks: bool = False, 
         with speaking(lang):  # the subject in the recipient's language, like the body
             subject = subjects.subject_for(template, title, ctx)
     insert_mail(s, to_addr=seat.email, to_name=seat.name, subject=subject, template=template, context=context,
-                game_id=None, seat=seat.seat if seat.seat is not None else seat.position,
+                game_id=None, game_ref=game.id, seat=seat.seat if seat.seat is not None else seat.position,
                 thread_key=_thread(game, seat), unsubscribe_url=render.unsubscribe_url(token),
                 reply_to=reply_to_of(game, seat) if asks else None, starts_thread=starts_thread,
                 hold_until=hold_until, hold_for=hold_for)

@@ -23,6 +23,8 @@
   row never holds back later mails to the same address.
 * An intent is rendered right after it is claimed; its bodies are stored with the outcome (sent, or
   backed off), so a retry sends the same text and the dev mailbox shows what went out.
+* With a DKIM signer (`signer`, default: the active app's; service.mail.signing) every message is
+  signed as it is built; the signature comes from the row alone, so a retry is the same bytes.
 
 Transactions are short and write first: on SQLite a transaction that starts with a write waits for
 the write lock in the busy timeout (service.store.db), while one that read first could not upgrade
@@ -50,7 +52,14 @@ from datetime import datetime, timedelta
 from sqlalchemy import Update, and_, bindparam, exists, or_, select, text, update
 from sqlalchemy.orm import Session, aliased
 
-from service.mail.message import Renderer, build_message, render_bodies, resolve_renderer
+from service.mail.message import (
+    Renderer,
+    Signer,
+    build_message,
+    render_bodies,
+    resolve_renderer,
+    resolve_signer,
+)
 from service.mail.outbox import SessionSource, session_factory
 from service.mail.transport import Transport, TransportUnavailable, describe_error
 from service.store.outbox_models import OutboxMail, naive_utc, utcnow
@@ -244,6 +253,7 @@ def deliver_due(
     renderer: Renderer | None = None,
     stop: threading.Event | None = None,
     still_owed: StillOwed | None = None,
+    signer: Signer | None = None,
 ) -> int:
     """Send up to `limit` due rows, oldest first; returns how many were sent.
 
@@ -262,11 +272,14 @@ def deliver_due(
 
     `still_owed` (default: the active app's): asked about a held turn mail before it goes; without
     it a held mail is sent when due.
+
+    `signer` (default: the active app's): DKIM-signs each message (service.mail.signing).
     """
     sweep = _Sweep(
         transport, resolve_renderer(renderer), naive_utc(now) if now is not None else None, lease, stop
     )
     sweep.still_owed = resolve_still_owed(still_owed)
+    sweep.signer = resolve_signer(signer)
     try:
         with session_factory(session_factory_or_engine)() as session:
             sent = sweep.run(session, limit, batch_size)
@@ -302,6 +315,7 @@ class _Sweep:
         self.token = secrets.token_hex(16)
         self.sent = 0
         self.still_owed: StillOwed | None = None
+        self.signer: Signer | None = None
 
     def clock(self) -> datetime:
         return self.fixed_now or utcnow()
@@ -363,7 +377,7 @@ class _Sweep:
             if row.text_body is None:  # stored with the outcome below
                 row.text_body, row.html_body = render_bodies(row.template, row.context, self.renderer)
                 bodies = {"b_text": row.text_body, "b_html": row.html_body}
-            self.transport.send(build_message(row))
+            self.transport.send(build_message(row, self.signer))
         except TransportUnavailable as exc:
             retry_at = _mark_failed(session, row, self.token, describe_error(exc), self.clock(), bodies)
             log.warning(

@@ -10,7 +10,8 @@
   text/plain, plus text/html as multipart/alternative; every header value cleaned again
   (service.mail.config), and `Auto-Submitted: auto-generated` so auto-responders stay quiet. The
   same row always gives the same bytes (issue 20.9): delivery is at least once, and a mail sent
-  again after a crash is the same mail, Message-ID, Date and MIME boundary included.
+  again after a crash is the same mail, Message-ID, Date and MIME boundary included. With a
+  `signer` (service.mail.signing, DKIM) the signature is made from the same row too: the same bytes.
 """
 
 from __future__ import annotations
@@ -22,10 +23,11 @@ import re
 import secrets
 import time
 from collections.abc import Callable
-from datetime import UTC
+from datetime import UTC, datetime
 from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import format_datetime
+from typing import Protocol
 
 import css_inline
 from flask import current_app, has_app_context
@@ -35,6 +37,11 @@ from service.store.outbox_models import OutboxMail, utcnow
 
 Renderer = Callable[[str, dict], tuple[str, str | None]]
 """(template, context) -> (text body, HTML body before CSS inlining); needs no database."""
+SIGNER_KEY = "outbox_signer"  # app.extensions[SIGNER_KEY]: the DkimSigner (`create_app`), or None
+
+
+class Signer(Protocol):
+    def sign(self, msg: EmailMessage, signed_at: datetime) -> EmailMessage: ...
 
 _OWN_HEADERS = {"from", "to", "cc", "bcc", "subject", "date", "message-id"}
 _inliner = css_inline.CSSInliner(load_remote_stylesheets=False, keep_at_rules=True)
@@ -66,6 +73,15 @@ def resolve_renderer(renderer: Renderer | None) -> Renderer | None:
         return renderer
     if has_app_context():
         return current_app.extensions.get("outbox_renderer")
+    return None
+
+
+def resolve_signer(signer: Signer | None) -> Signer | None:
+    """The DKIM signer to use: the one given, else the active Flask app's (None: unsigned)."""
+    if signer is not None:
+        return signer
+    if has_app_context():
+        return current_app.extensions.get(SIGNER_KEY)
     return None
 
 
@@ -102,9 +118,10 @@ def _header(name: str, value: str):
     return email.policy.default.header_factory(name, value)
 
 
-def build_message(row: OutboxMail) -> EmailMessage:
+def build_message(row: OutboxMail, signer: Signer | None = None) -> EmailMessage:
     """The RFC 5322 message for a row (stdlib only): the same bytes every time it is built (the
-    Date is the row's creation time, the MIME boundary comes from the Message-ID)."""
+    Date is the row's creation time, the MIME boundary comes from the Message-ID); with a `signer`,
+    DKIM-signed as of that creation time (the same signature every time)."""
     msg = EmailMessage()
     msg["From"] = _header("From", str(parse_from(row.from_addr)))
     to = Address(display_name=clean_header_text(row.to_name or "", 100), addr_spec=clean_address(row.to_addr))
@@ -123,4 +140,4 @@ def build_message(row: OutboxMail) -> EmailMessage:
     if row.html_body is not None:
         msg.make_alternative(boundary=_boundary(row.message_id, (row.text_body or "") + row.html_body))
         msg.add_alternative(row.html_body, subtype="html")
-    return msg
+    return signer.sign(msg, created) if signer is not None else msg

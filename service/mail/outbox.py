@@ -65,6 +65,7 @@ def mail_values(
     template: str | None = None,
     context: dict | None = None,
     game_id: int | None = None,
+    game_ref: str | None = None,
     seat: int | None = None,
     thread_key: str | None = None,
     unsubscribe_url: str | None = None,
@@ -87,6 +88,7 @@ def mail_values(
     hold_until, hold_for: a held turn mail (issue 15.2): due at `hold_until` (naive UTC or aware),
     and sent then only if `seat` still owes the decision `hold_for` = (game id, decision id); else
     delivery drops it.
+    game_ref: the game the mail is about (a finished game's mails are pruned with it).
     starts_thread: this mail is the thread's first (a game's invitation, or the host's "set up"
     mail): its Message-ID is the root the later mails point to, so the thread has a real parent.
     Only once per thread key (Message-IDs are unique).
@@ -111,6 +113,7 @@ def mail_values(
         headers["Reply-To"] = clean_address(reply_to)
     return {
         "game_id": game_id,
+        "game_ref": game_ref,
         "seat": seat,
         "from_addr": cfg.from_header,
         "to_addr": clean_address(to_addr),

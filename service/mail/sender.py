@@ -19,7 +19,7 @@ from sqlalchemy.engine import Engine
 
 from service.mail.config import configure
 from service.mail.delivery import STILL_OWED_KEY, StillOwed, deliver_due
-from service.mail.message import Renderer
+from service.mail.message import SIGNER_KEY, Renderer, Signer
 from service.mail.outbox import SessionSource
 from service.mail.transport import DevTransport, SmtpTransport, Transport
 
@@ -38,8 +38,10 @@ class BackgroundSender:
         error_interval_cap: float = 300.0,
         renderer: Renderer | None = None,
         still_owed: StillOwed | None = None,
+        signer: Signer | None = None,
     ):
         self.source = source
+        self.signer = signer  # DKIM (service.mail.signing); None: unsigned
         self.transport = transport
         self.renderer = renderer
         self.still_owed = still_owed  # held turn mails: is the decision still owed (delivery)
@@ -74,7 +76,7 @@ class BackgroundSender:
         while not self._stop.is_set():
             try:
                 deliver_due(self.source, self.transport, renderer=self.renderer, stop=self._stop,
-                            still_owed=self.still_owed)
+                            still_owed=self.still_owed, signer=self.signer)
                 delay = self.interval
             except Exception as exc:  # DB down, etc.: log the class only (messages may hold data)
                 delay = min(self.error_interval_cap, max(delay * 2, self.interval))
@@ -136,6 +138,7 @@ def start_background_sender(
         interval=interval,
         renderer=app.extensions.get("outbox_renderer"),
         still_owed=app.extensions.get(STILL_OWED_KEY),
+        signer=app.extensions.get(SIGNER_KEY),
     )
     app.extensions[_EXT_KEY] = sender
     return sender.start()

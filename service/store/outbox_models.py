@@ -4,8 +4,11 @@ A row is queued in the transaction of the change that causes the mail (service.m
 delivered later by a sender (service.mail.delivery), which claims it with a lease (`claimed_by`,
 `claimed_until`), and marks it sent (`sent_at`) or backs it off (`attempts`, `last_error`,
 `send_after`).
+After MAIL_KEEP_DAYS a sent row keeps no body, context or link (service.mail.retention); a finished
+game's rows are deleted after GAME_KEEP_DAYS.
 A turn mail for a decision its player is already looking at is held: due later, and dropped
-then if the decision was made meanwhile (`hold_game`, `hold_decision`). Rows are never deleted by the sender; the dev mailbox lists the sent ones.
+then if the decision was made meanwhile (`hold_game`, `hold_decision`). Rows are never deleted by
+the sender; the dev mailbox lists the sent ones.
 
 A mail is queued either with its bodies or as an intent: `template` plus a JSON `context` that
 the sender renders when it first claims the row (bodies NULL until then).
@@ -80,6 +83,10 @@ class OutboxMail(SQLModel, table=True):
     # still owes that decision then; else delivery drops it (sent_at set, transport "dropped")
     hold_game: str | None = Field(default=None, sa_type=String(24), nullable=True)
     hold_decision: str | None = Field(default=None, sa_type=String(64), nullable=True)
+    # the game a mail is about (issue 29: `skyjo-pbem prune` deletes a finished game's mails after
+    # GAME_KEEP_DAYS); None: a mail for an address ("mail me my links"). (`game_id` is an older
+    # integer column, unused: game ids are strings.)
+    game_ref: str | None = Field(default=None, sa_type=String(24), nullable=True)
 
     def __repr__(self) -> str:  # bodies carry secret links: never show them in logs or tracebacks
         return (

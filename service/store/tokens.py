@@ -4,6 +4,11 @@ A seat's token is HMAC-SHA256(SECRET_KEY, "seat:" + salt) cut to 160 bits, base6
 keeps only the random per-seat salt and SHA-256 of the token: a copy of the database alone gives no
 working link, while the service can still re-send a player's links ("mail me my links").
 Rotating draws a new salt: every old link stops working.
+
+Sent mails are the exception while they are kept whole: an outbox row's rendered bodies, its
+context and its List-Unsubscribe and Reply-To headers hold working links and reply addresses. After
+MAIL_KEEP_DAYS (default 14) `skyjo-pbem prune` (daily in the worker and `serve`) drops all of them,
+so from then on a sent row keeps no working link (service.mail.retention).
 """
 
 from __future__ import annotations

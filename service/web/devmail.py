@@ -109,7 +109,7 @@ def show(mail_id: int):
         "dev/mail_show.html",
         mail=row,
         headers=headers,
-        text=row.text_body,
+        text=row.text_body or "",  # "": pruned after MAIL_KEEP_DAYS (service.mail.retention)
         has_html=row.html_body is not None,
         newer=newer,
         older=older,
