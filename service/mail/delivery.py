@@ -21,6 +21,8 @@
   package never imports play) says whether the seat still owes that decision; if not, the row is
   dropped (`sent_at` set, `transport` "dropped", never sent), once, by the claim's owner. A held
   row never holds back later mails to the same address.
+* A failure the recipient's address is to blame for may end the row instead (service.mail.failures,
+  issue 29), and every mail goes with its own VERP envelope sender.
 * An intent is rendered right after it is claimed; its bodies are stored with the outcome (sent, or
   backed off), so a retry sends the same text and the dev mailbox shows what went out.
 
@@ -50,6 +52,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import Update, and_, bindparam, exists, or_, select, text, update
 from sqlalchemy.orm import Session, aliased
 
+from service.mail.failures import Failures, give_up, resolve_failures
 from service.mail.message import Renderer, build_message, render_bodies, resolve_renderer
 from service.mail.outbox import SessionSource, session_factory
 from service.mail.transport import Transport, TransportUnavailable, describe_error
@@ -244,6 +247,7 @@ def deliver_due(
     renderer: Renderer | None = None,
     stop: threading.Event | None = None,
     still_owed: StillOwed | None = None,
+    failures: Failures | None = None,
 ) -> int:
     """Send up to `limit` due rows, oldest first; returns how many were sent.
 
@@ -261,12 +265,13 @@ def deliver_due(
     stopping process leaves no claims behind to wait out their lease).
 
     `still_owed` (default: the active app's): asked about a held turn mail before it goes; without
-    it a held mail is sent when due.
+    it a held mail is sent when due. `failures` (default: the active app's): service.mail.failures.
     """
     sweep = _Sweep(
         transport, resolve_renderer(renderer), naive_utc(now) if now is not None else None, lease, stop
     )
     sweep.still_owed = resolve_still_owed(still_owed)
+    sweep.failures = resolve_failures(failures)
     try:
         with session_factory(session_factory_or_engine)() as session:
             sent = sweep.run(session, limit, batch_size)
@@ -302,6 +307,7 @@ class _Sweep:
         self.token = secrets.token_hex(16)
         self.sent = 0
         self.still_owed: StillOwed | None = None
+        self.failures: Failures | None = None
 
     def clock(self) -> datetime:
         return self.fixed_now or utcnow()
@@ -363,7 +369,11 @@ class _Sweep:
             if row.text_body is None:  # stored with the outcome below
                 row.text_body, row.html_body = render_bodies(row.template, row.context, self.renderer)
                 bodies = {"b_text": row.text_body, "b_html": row.html_body}
-            self.transport.send(build_message(row))
+            envelope_from = self.failures.return_path(row.id) if self.failures is not None else None
+            if envelope_from:
+                self.transport.send(build_message(row), envelope_from=envelope_from)
+            else:
+                self.transport.send(build_message(row))
         except TransportUnavailable as exc:
             retry_at = _mark_failed(session, row, self.token, describe_error(exc), self.clock(), bodies)
             log.warning(
@@ -374,6 +384,8 @@ class _Sweep:
             )
             return "unavailable"
         except Exception as exc:  # this message failed; others may still go
+            if give_up(session, row, self.token, self.clock(), exc, bodies, self.failures):
+                return "failed"
             retry_at = _mark_failed(session, row, self.token, describe_error(exc), self.clock(), bodies)
             log.warning(
                 "outbox: row %s not sent (%s), attempt %s, retry at %s",

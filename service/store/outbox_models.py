@@ -80,6 +80,9 @@ class OutboxMail(SQLModel, table=True):
     # still owes that decision then; else delivery drops it (sent_at set, transport "dropped")
     hold_game: str | None = Field(default=None, sa_type=String(24), nullable=True)
     hold_decision: str | None = Field(default=None, sa_type=String(64), nullable=True)
+    # the game a mail is about (issue 29: a bounce of it tells that game's host); None: a mail for
+    # an address ("mail me my links", a digest). (`game_id` is an older integer column, unused.)
+    game_ref: str | None = Field(default=None, sa_type=String(24), nullable=True)
 
     def __repr__(self) -> str:  # bodies carry secret links: never show them in logs or tracebacks
         return (
