@@ -21,12 +21,14 @@ from __future__ import annotations
 
 import logging
 
+from email_validator import EmailNotValidError, validate_email
 from flask_babel import gettext as _
 from sqlalchemy import func
 from sqlmodel import Session, select
 
 from service.mail import bounces as verp
 from service.mail import compose as mails
+from service.mail.config import clean_address
 from service.play import blocklist, games, settings
 from service.play.errors import Conflict, Forbidden, Invalid, NotFound
 from service.play.lookups import seat_by_token, seats_of
@@ -65,17 +67,18 @@ def address_bounced(s: Session, address: str, game_ref: str | None, detail: str 
 
 
 def _tell(s: Session, game: GameRow, seat: SeatRow) -> None:
+    if seat.is_host:  # nobody else can correct it: the host sees it when they next visit (/new lifts it)
+        return
     seats = seats_of(s, game.id)
     host = next(r for r in seats if r.is_host)
     name = seat.name
-    if not seat.is_host:
-        if game.status == "inviting":
-            message = lambda: _("%(name)s's address bounces: correct it or let the computer play this seat.",  # noqa: E731
-                                name=name)
-        else:
-            message = lambda: _("%(name)s's address bounces: correct it. Until then %(name)s gets no mail, "  # noqa: E731
-                                "and the computer plays for %(name)s when the clock runs out.", name=name)
-        mails.bounce_notice(s, game, host, message, bounced_path(tokens.seat_token(host.token_salt), seat.position))
+    if game.status == "inviting":
+        message = lambda: _("%(name)s's address bounces: correct it or let the computer play this seat.",  # noqa: E731
+                            name=name)
+    else:
+        message = lambda: _("%(name)s's address bounces: correct it. Until then %(name)s gets no mail, "  # noqa: E731
+                            "and the computer plays for %(name)s when the clock runs out.", name=name)
+    mails.bounce_notice(s, game, host, message, bounced_path(tokens.seat_token(host.token_salt), seat.position))
     if game.status != "active":
         return
     for other in seats:
@@ -119,9 +122,7 @@ def correct_address(s: Session, token: str, position: int, email: str) -> SeatRo
     first invitation's are dead) and, before the deal, a new invitation to the new address; in play,
     a mail with its new link. The new address may be the same one (another try)."""
     host, target, game = bounced_seat(s, token, position, lock=True)
-    email = (email or "").strip()
-    if not email or "@" not in email or len(email) > 254 or any(c.isspace() for c in email):
-        raise Invalid(_("Not a valid email address."))
+    email = _valid_address(email)
     if any(r.email.lower() == email.lower() for r in seats_of(s, game.id) if r.id != target.id):
         raise Invalid(_("Every player needs a different email address."))
     blocklist.check_invited(s, [email])
@@ -135,6 +136,19 @@ def correct_address(s: Session, token: str, position: int, email: str) -> SeatRo
         settings.mirror_mail_pref(s, game, target)  # the clock's copy of the address
         mails.notice(s, game, target, lambda: _("The host corrected your address. This is your link to the game."))
     return target
+
+
+def _valid_address(email: str | None) -> str:
+    """The address as typed (trimmed), if our mail can reach it (as /new checks), else Invalid."""
+    email = (email or "").strip()
+    try:
+        validate_email(email, check_deliverability=False)
+        clean_address(email)
+    except (EmailNotValidError, ValueError) as exc:
+        raise Invalid(_("Not a valid email address.")) from exc
+    if not email.rpartition("@")[0].isascii():
+        raise Invalid(_("Not a valid email address."))
+    return email
 
 
 def never_mail(s: Session, token: str) -> SeatRow:

@@ -124,3 +124,25 @@ def test_new_is_rate_limited_per_host_address(db_url) -> None:
     assert new_game(client, (("Ann", "ANN@example.com"), ("Bo", "bo@example.com")))[0] == 429
     assert new_game(client, (("Eve", "eve@example.com"), ("Bo", "bo@example.com")))[0] == 303
     db.get_engine(app).dispose()
+
+
+def test_the_correction_page_refuses_a_bad_or_suppressed_address_and_keeps_the_form(app, client) -> None:
+    from service.play import blocklist
+
+    assert new_game(client, PLAYERS)[0] == 303
+    with app.app_context(), db.transaction(write=True) as s:
+        blocklist.block(s, "cy@example.org", "bounce", "550 test")
+        blocklist.block(s, "dee@example.com", "never", "asked")
+    host_mail = next(m for m in mails(app) if m.to_addr == "ann@example.com")
+    host_path = next(p for p in links_of(host_mail) if re.fullmatch(r"/s/[A-Za-z0-9_-]+", p))
+    fix = f"{host_path}/bounced/2"
+    page = client.get(fix)
+    assert page.status_code == 200
+    for typed, why in (("a@b@c", "Not a valid email address."),
+                       ("dee@example.com", "dee@example.com asked for no mail from this service"),
+                       ("bo@example.com", "Every player needs a different email address.")):
+        r = client.post(fix, data={"csrf_token": csrf_of(page.text), "email": typed})
+        assert r.status_code == 400 and why in r.text and f'value="{typed}"' in r.text, typed
+    assert _reason(app, "cy@example.org") == "bounce"  # nothing changed
+    bo_path = next(p for p in links_of(_invitation(app, "bo@example.com")) if re.fullmatch(r"/s/[A-Za-z0-9_-]+", p))
+    assert client.get(f"{bo_path}/bounced/2").status_code == 403  # the host's page only
