@@ -9,6 +9,8 @@ asked for no mail is never lifted: /new and the correction page refuse it.
 
 from __future__ import annotations
 
+import re
+
 from flask_babel import gettext as _
 from sqlalchemy import delete, update
 from sqlalchemy.dialects import postgresql, sqlite
@@ -19,6 +21,7 @@ from service.store.bounce_models import BOUNCE, NEVER, MailBlockRow, address_has
 from service.store.outbox_models import OutboxMail, utcnow
 
 ENDED_AS = {BOUNCE: "undeliverable", NEVER: "suppressed"}
+_NO_ADDRESS = re.compile(r"[^\s<>]+@[^\s<>]+")
 
 
 def reason_of(s: Session, address: str) -> str | None:
@@ -32,7 +35,8 @@ def block(s: Session, address: str, reason: str, detail: str = "") -> bool:
     """Put `address` on the list (a "never" overrides a "bounce") and end its unsent mails. True
     when it was not blocked for that reason before (so whoever must be told is told once)."""
     digest = address_hash(address)
-    values = {"address_hash": digest, "reason": reason, "detail": detail[:200], "created_at": utcnow()}
+    detail = _NO_ADDRESS.sub("<address>", detail)[:200]  # a server's answer often names it: the list keeps none
+    values = {"address_hash": digest, "reason": reason, "detail": detail, "created_at": utcnow()}
     dialect = s.get_bind().dialect.name
     insert = (postgresql if dialect == "postgresql" else sqlite).insert(MailBlockRow)
     new = s.connection().execute(

@@ -59,7 +59,7 @@ class RefusingHandler(RecordingHandler):
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):  # noqa: N802
         self.rcpt_tries.append(address)
         if address in self.refuse:
-            return "550 5.1.1 No such user"
+            return f"550 5.1.1 <{address}>: Recipient address rejected: No such user"
         if address in self.busy:
             return "452 4.2.2 Mailbox full, try again later"
         envelope.rcpt_tos.append(address)
@@ -106,6 +106,8 @@ def test_a_550_recipient_is_undeliverable_after_one_try_and_the_host_is_told(bou
         assert [(r.attempts, r.transport) for r in cy] == [(1, "undeliverable")]  # one try, never again
         assert "550" in (cy[0].last_error or "")
         assert _blocked(app, "cy@example.org") == "bounce"
+        with app.app_context(), db.transaction() as s:
+            assert "example.org" not in s.exec(select(MailBlockRow.detail)).one()  # the list names no address
         notice = _host_notices(app, "Cy")
         assert len(notice) == 1
         assert "correct it or let the computer play this seat" in notice[0].text_body
