@@ -143,7 +143,7 @@ def queue_mail(session: Session, **kwargs) -> OutboxMail:
     transaction commits). Arguments: those of `mail_values`."""
     flush_mails(session)  # after the mails queued before it
     row = OutboxMail(**mail_values(**kwargs))
-    if not _deliverable(session, [mail_values_of(row)]):
+    if not _deliverable(session, [{"to_addr": row.to_addr}]):
         return row  # an address on the block list: nothing is queued
     session.add(row)
     session.flush()  # and before those queued after it (insert_mail's rows wait for the commit)
@@ -165,10 +165,6 @@ def flush_mails(session: Session) -> None:
         pending = _deliverable(session, pending)
     if pending:
         session.connection().execute(_INSERT_MAILS, pending)
-
-
-def mail_values_of(row: OutboxMail) -> dict:
-    return {"to_addr": row.to_addr}
 
 
 _BLOCKED = select(MailBlockRow.address_hash).where(
