@@ -146,3 +146,14 @@ def test_the_correction_page_refuses_a_bad_or_suppressed_address_and_keeps_the_f
     assert _reason(app, "cy@example.org") == "bounce"  # nothing changed
     bo_path = next(p for p in links_of(_invitation(app, "bo@example.com")) if re.fullmatch(r"/s/[A-Za-z0-9_-]+", p))
     assert client.get(f"{bo_path}/bounced/2").status_code == 403  # the host's page only
+
+
+def test_queue_mail_adds_nothing_for_a_blocked_address(app) -> None:
+    from service.mail.outbox import queue_mail
+    from service.play import blocklist
+
+    with app.app_context(), db.transaction(write=True) as s:
+        blocklist.block(s, "Cy@Example.org", "never", "asked")  # any case: one address
+        queue_mail(s, to_addr="cy@example.org", to_name="Cy", subject="x", text="x")
+        queue_mail(s, to_addr="bo@example.com", to_name="Bo", subject="y", text="y")
+    assert [m.to_addr for m in mails(app)] == ["bo@example.com"]
