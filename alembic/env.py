@@ -11,6 +11,7 @@ from alembic import context
 from sqlalchemy import pool
 from sqlmodel import SQLModel
 
+import service.store.bounce_models  # noqa: F401
 import service.store.clock_models  # noqa: F401
 import service.store.models  # noqa: F401  (registers the tables)
 import service.store.outbox_models  # noqa: F401

@@ -37,6 +37,7 @@ from service.mail.delivery import deliver_due  # noqa: E402
 from service.mail.message import build_message  # noqa: E402
 from service.mail.outbox import queue_mail  # noqa: E402
 from service.mail.transport import SmtpTransport  # noqa: E402
+from service.store.bounce_models import MailBlockRow  # noqa: E402
 from service.store.db import make_engine  # noqa: E402
 from service.store.outbox_models import OutboxMail  # noqa: E402
 
@@ -71,7 +72,7 @@ def queue(engine, mails: int, recipients: int) -> None:
 
 def run(name: str, url: str, mails: int, recipients: int) -> tuple[float, float]:
     engine = make_engine(url)
-    SQLModel.metadata.create_all(engine, tables=[OutboxMail.__table__])
+    SQLModel.metadata.create_all(engine, tables=[OutboxMail.__table__, MailBlockRow.__table__])
     sink = Sink()
     port = free_port()
     controller = Controller(sink, hostname="127.0.0.1", port=port, server_hostname="localhost")

@@ -96,6 +96,8 @@ ROUTES = [
     "/s/{token}/rematch",
     "/s/{token}/prefs",
     "/s/{token}/unsubscribe",
+    "/s/{token}/never",
+    "/s/{token}/bounced/{int}",
     "/watch/{game}/{token}",
     "/dev/mail/",
     "/dev/mail/{int}",

@@ -87,6 +87,10 @@ def create_app(config: dict | None = None) -> Flask:
         # a turn mail for a decision its player is looking at on the board (they just moved there) waits
         # this long and goes only if the decision is still open then (issue 15.2); 0: never held
         MAIL_HOLD_MINUTES=float(os.environ.get("MAIL_HOLD_MINUTES") or 10),
+        # issue 29: soft failures (4xx, mailbox full) of one mail before its address counts as bouncing
+        MAIL_SOFT_BOUNCE_LIMIT=int(os.environ.get("MAIL_SOFT_BOUNCE_LIMIT") or 12),
+        NEW_GAME_RATE_LIMIT="10 per hour;30 per day",  # /new per client address (each game mails people)
+        NEW_GAME_HOST_RATE_LIMIT="10 per hour;20 per day",  # /new per host address
     )
     app.config.update(env_config(app.instance_path))
     if config:
@@ -120,8 +124,11 @@ def create_app(config: dict | None = None) -> Flask:
     csrf.init_app(app)
     ratelimit.init_app(app)
     i18n.init_app(app, babel)  # catalogues compiled when stale; a seat's language, else the browser's
+    from service.web import bounce_pages
+
     app.register_blueprint(web.bp)
-    for endpoint in web.OWN_TOKEN_ENDPOINTS:  # a Confirm form carries its own token (see web.routes)
+    app.register_blueprint(bounce_pages.bp)
+    for endpoint in web.OWN_TOKEN_ENDPOINTS | bounce_pages.OWN_TOKEN_ENDPOINTS:  # their own tokens (web.routes)
         csrf.exempt(app.view_functions[endpoint])
     from service.mail import render as mail_render
     from service.render import board as render
@@ -139,6 +146,10 @@ def create_app(config: dict | None = None) -> Flask:
     from service.mail.signing import DkimSigner
 
     app.extensions[SIGNER_KEY] = DkimSigner.from_config(app.config)  # DKIM; None when not configured
+    from service.mail.failures import FAILURES_KEY
+    from service.play.bounces import MailFailures
+
+    app.extensions.setdefault(FAILURES_KEY, MailFailures(app))  # VERP return paths, permanent failures
     errors.init_app(app)
     headers.init_app(app)
     if app.config["DEV"]:

@@ -135,6 +135,7 @@ def _exit_on_sigterm(signum, frame) -> None:
 def _send_mail_once(app) -> None:
     from service.mail.config import configure
     from service.mail.delivery import STILL_OWED_KEY, deliver_due
+    from service.mail.failures import FAILURES_KEY
     from service.mail.message import SIGNER_KEY
     from service.mail.transport import DevTransport, SmtpTransport
 
@@ -145,7 +146,7 @@ def _send_mail_once(app) -> None:
     configure(mail_from=app.config.get("MAIL_FROM") or None, base_url=app.config.get("BASE_URL") or None)
     deliver_due(app.extensions["db_engine"], transport, limit=10_000,
                 renderer=app.extensions.get("outbox_renderer"), still_owed=app.extensions.get(STILL_OWED_KEY),
-                signer=app.extensions.get(SIGNER_KEY))
+                signer=app.extensions.get(SIGNER_KEY), failures=app.extensions.get(FAILURES_KEY))
 
 
 def cmd_worker(args: argparse.Namespace) -> int:

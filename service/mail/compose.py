@@ -64,10 +64,16 @@ def send(s, game: GameRow, seat: SeatRow, template: str, *, asks: bool = False, 
         with speaking(lang):  # the subject in the recipient's language, like the body
             subject = subjects.subject_for(template, title, ctx)
     insert_mail(s, to_addr=seat.email, to_name=seat.name, subject=subject, template=template, context=context,
-                game_id=None, game_ref=game.id, seat=seat.seat if seat.seat is not None else seat.position,
-                thread_key=_thread(game, seat), unsubscribe_url=render.unsubscribe_url(token),
+                game_id=None, seat=seat.seat if seat.seat is not None else seat.position,
+                thread_key=_thread(game, seat), unsubscribe_url=_unsubscribe_url(template, token),
                 reply_to=reply_to_of(game, seat) if asks else None, starts_thread=starts_thread,
-                hold_until=hold_until, hold_for=hold_for)
+                hold_until=hold_until, hold_for=hold_for, game_ref=game.id)
+
+
+def _unsubscribe_url(template: str, token: str) -> str:
+    """RFC 8058 one-click target: an invitation's is "no mail from this service at all" (issue 29:
+    the address has no game here yet), every other mail's is this game's mails."""
+    return render.never_mail_url(token) if template == "invitation" else render.unsubscribe_url(token)
 
 
 def _game_ctx(game: GameRow, title: str | None = None) -> dict:
@@ -116,14 +122,16 @@ def _plain(ctx: dict) -> orjson.Fragment:
 
 
 def invitation(s, game: GameRow, seat: SeatRow, host: SeatRow, seats: list[SeatRow],
-               rematch_of: GameRow | None = None) -> None:
+               rematch_of: GameRow | None = None, *, again: bool = False) -> None:
     """`rematch_of`: the finished game this one is a rematch of (the mail says so, by its title in
-    the seat's language)."""
+    the seat's language). `again`: a second invitation of the seat (to a corrected address, issue
+    29): it joins the thread the first one started."""
     previous = None
     if rematch_of is not None:
         lang = seat.lang or DEFAULT
         previous = rematch_of.title if lang == DEFAULT else _title_in(s, rematch_of, lang)
-    send(s, game, seat, "invitation", host=host, seats=seats, rematch_of=previous, starts_thread=True)
+    send(s, game, seat, "invitation", host=host, seats=seats, rematch_of=previous, starts_thread=not again,
+         never_url=render.never_mail_url(tokens.seat_token(seat.token_salt)))
 
 
 def host_created(s, game: GameRow, host: SeatRow, seats: list[SeatRow]) -> None:
@@ -139,6 +147,14 @@ def notice(s, game: GameRow, seat: SeatRow, message: str | Callable[[], str]) ->
         with speaking(seat.lang):
             message = message()
     send(s, game, seat, "notice", message=message)
+
+
+def bounce_notice(s, game: GameRow, seat: SeatRow, message: Callable[[], str], fix_path: str | None) -> None:
+    """Issue 29: a seat's address bounces. `message` is said in `seat`'s language; `fix_path` (the
+    host's mail only): the page to correct the address or hand the seat to the computer."""
+    with speaking(seat.lang):
+        text = message()
+    send(s, game, seat, "notice", message=text, fix_url=render.base_url() + fix_path if fix_path else None)
 
 
 def new_link(s, game: GameRow, seat: SeatRow) -> None:

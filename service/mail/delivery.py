@@ -21,6 +21,8 @@
   package never imports play) says whether the seat still owes that decision; if not, the row is
   dropped (`sent_at` set, `transport` "dropped", never sent), once, by the claim's owner. A held
   row never holds back later mails to the same address.
+* A failure the recipient's address is to blame for may end the row instead (service.mail.failures,
+  issue 29), and every mail goes with its own VERP envelope sender.
 * An intent is rendered right after it is claimed; its bodies are stored with the outcome (sent, or
   backed off), so a retry sends the same text and the dev mailbox shows what went out.
 * With a DKIM signer (`signer`, default: the active app's; service.mail.signing) every message is
@@ -52,6 +54,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import Update, and_, bindparam, exists, or_, select, text, update
 from sqlalchemy.orm import Session, aliased
 
+from service.mail.failures import Failures, give_up, resolve_failures
 from service.mail.message import (
     Renderer,
     Signer,
@@ -254,6 +257,7 @@ def deliver_due(
     stop: threading.Event | None = None,
     still_owed: StillOwed | None = None,
     signer: Signer | None = None,
+    failures: Failures | None = None,
 ) -> int:
     """Send up to `limit` due rows, oldest first; returns how many were sent.
 
@@ -271,7 +275,7 @@ def deliver_due(
     stopping process leaves no claims behind to wait out their lease).
 
     `still_owed` (default: the active app's): asked about a held turn mail before it goes; without
-    it a held mail is sent when due.
+    it a held mail is sent when due. `failures` (default: the active app's): service.mail.failures.
 
     `signer` (default: the active app's): DKIM-signs each message (service.mail.signing).
     """
@@ -280,6 +284,7 @@ def deliver_due(
     )
     sweep.still_owed = resolve_still_owed(still_owed)
     sweep.signer = resolve_signer(signer)
+    sweep.failures = resolve_failures(failures)
     try:
         with session_factory(session_factory_or_engine)() as session:
             sent = sweep.run(session, limit, batch_size)
@@ -316,6 +321,7 @@ class _Sweep:
         self.sent = 0
         self.still_owed: StillOwed | None = None
         self.signer: Signer | None = None
+        self.failures: Failures | None = None
 
     def clock(self) -> datetime:
         return self.fixed_now or utcnow()
@@ -377,7 +383,11 @@ class _Sweep:
             if row.text_body is None:  # stored with the outcome below
                 row.text_body, row.html_body = render_bodies(row.template, row.context, self.renderer)
                 bodies = {"b_text": row.text_body, "b_html": row.html_body}
-            self.transport.send(build_message(row, self.signer))
+            envelope_from = self.failures.return_path(row.id) if self.failures is not None else None
+            if envelope_from:
+                self.transport.send(build_message(row, self.signer), envelope_from=envelope_from)
+            else:
+                self.transport.send(build_message(row, self.signer))
         except TransportUnavailable as exc:
             retry_at = _mark_failed(session, row, self.token, describe_error(exc), self.clock(), bodies)
             log.warning(
@@ -388,6 +398,8 @@ class _Sweep:
             )
             return "unavailable"
         except Exception as exc:  # this message failed; others may still go
+            if give_up(session, row, self.token, self.clock(), exc, bodies, self.failures):
+                return "failed"
             retry_at = _mark_failed(session, row, self.token, describe_error(exc), self.clock(), bodies)
             log.warning(
                 "outbox: row %s not sent (%s), attempt %s, retry at %s",

@@ -11,6 +11,10 @@ that causes them, and a mail exists if and only if that transaction commits.
   the move's transaction) that the sender renders when it claims the row (service.mail.delivery);
   `render_pending` renders every queued intent without sending (tests, tools).
 
+Nothing is queued to an address on the block list (issue 29: it bounced for good, or asked for no
+mail at all; `service.store.bounce_models`): `flush_mails` leaves such rows out with one query per
+transaction, `queue_mail` does not add one.
+
 Taking mails out (claims, leases, retries with backoff) is service.mail.delivery; the background
 thread that runs it is service.mail.sender. Nothing here needs a Flask app context.
 """
@@ -33,6 +37,7 @@ from service.mail.message import (
     resolve_renderer,
     thread_root_id,
 )
+from service.store.bounce_models import MailBlockRow, address_hash
 from service.store.outbox_models import OutboxMail, naive_utc
 
 SessionSource = Engine | Callable[[], Session]
@@ -88,7 +93,8 @@ def mail_values(
     hold_until, hold_for: a held turn mail (issue 15.2): due at `hold_until` (naive UTC or aware),
     and sent then only if `seat` still owes the decision `hold_for` = (game id, decision id); else
     delivery drops it.
-    game_ref: the game the mail is about (a finished game's mails are pruned with it).
+    game_ref: the game the mail is about (a finished game's mails are pruned with it; a bounce of it
+    tells that game's host).
     starts_thread: this mail is the thread's first (a game's invitation, or the host's "set up"
     mail): its Message-ID is the root the later mails point to, so the thread has a real parent.
     Only once per thread key (Message-IDs are unique).
@@ -138,6 +144,8 @@ def queue_mail(session: Session, **kwargs) -> OutboxMail:
     transaction commits). Arguments: those of `mail_values`."""
     flush_mails(session)  # after the mails queued before it
     row = OutboxMail(**mail_values(**kwargs))
+    if not _deliverable(session, [{"to_addr": row.to_addr}]):
+        return row  # an address on the block list: nothing is queued
     session.add(row)
     session.flush()  # and before those queued after it (insert_mail's rows wait for the commit)
     return row
@@ -155,7 +163,21 @@ def flush_mails(session: Session) -> None:
     """Write the mails `insert_mail` holds for this session's transaction now (one executemany)."""
     pending = session.info.pop(_PENDING, None)
     if pending:
+        pending = _deliverable(session, pending)
+    if pending:
         session.connection().execute(_INSERT_MAILS, pending)
+
+
+_BLOCKED = select(MailBlockRow.address_hash).where(
+    MailBlockRow.address_hash.in_(bindparam("b_hashes", expanding=True))
+)
+
+
+def _deliverable(session: Session, rows: list[dict]) -> list[dict]:
+    """`rows` without those to an address on the block list (one query)."""
+    hashes = {row["to_addr"]: address_hash(row["to_addr"]) for row in rows}
+    blocked = set(session.connection().scalars(_BLOCKED, {"b_hashes": list(set(hashes.values()))}))
+    return [row for row in rows if hashes[row["to_addr"]] not in blocked] if blocked else rows
 
 
 @event.listens_for(Session, "before_commit")

@@ -19,6 +19,7 @@ from sqlalchemy.engine import Engine
 
 from service.mail.config import configure
 from service.mail.delivery import STILL_OWED_KEY, StillOwed, deliver_due
+from service.mail.failures import FAILURES_KEY, Failures
 from service.mail.message import SIGNER_KEY, Renderer, Signer
 from service.mail.outbox import SessionSource
 from service.mail.transport import DevTransport, SmtpTransport, Transport
@@ -39,12 +40,14 @@ class BackgroundSender:
         renderer: Renderer | None = None,
         still_owed: StillOwed | None = None,
         signer: Signer | None = None,
+        failures: Failures | None = None,
     ):
         self.source = source
         self.signer = signer  # DKIM (service.mail.signing); None: unsigned
         self.transport = transport
         self.renderer = renderer
         self.still_owed = still_owed  # held turn mails: is the decision still owed (delivery)
+        self.failures = failures  # envelope senders and permanent failures (issue 29)
         self.interval = interval
         self.error_interval_cap = error_interval_cap
         self._stop = threading.Event()
@@ -76,7 +79,7 @@ class BackgroundSender:
         while not self._stop.is_set():
             try:
                 deliver_due(self.source, self.transport, renderer=self.renderer, stop=self._stop,
-                            still_owed=self.still_owed, signer=self.signer)
+                            still_owed=self.still_owed, signer=self.signer, failures=self.failures)
                 delay = self.interval
             except Exception as exc:  # DB down, etc.: log the class only (messages may hold data)
                 delay = min(self.error_interval_cap, max(delay * 2, self.interval))
@@ -139,6 +142,7 @@ def start_background_sender(
         renderer=app.extensions.get("outbox_renderer"),
         still_owed=app.extensions.get(STILL_OWED_KEY),
         signer=app.extensions.get(SIGNER_KEY),
+        failures=app.extensions.get(FAILURES_KEY),
     )
     app.extensions[_EXT_KEY] = sender
     return sender.start()

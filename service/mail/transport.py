@@ -29,7 +29,8 @@ class TransportUnavailable(Exception):
 class Transport(Protocol):
     name: str
 
-    def send(self, msg: EmailMessage) -> None: ...
+    def send(self, msg: EmailMessage, envelope_from: str | None = None) -> None:
+        """`envelope_from`: the SMTP MAIL FROM (the mail's VERP return path), else the From."""
 
     def close(self) -> None: ...
 
@@ -42,7 +43,7 @@ class DevTransport:
     def __init__(self) -> None:
         self.sent_count = 0
 
-    def send(self, msg: EmailMessage) -> None:
+    def send(self, msg: EmailMessage, envelope_from: str | None = None) -> None:
         msg.as_bytes()  # the same serialisation checks an SMTP send would do
         self.sent_count += 1
 
@@ -136,11 +137,11 @@ class SmtpTransport:
                 return
         conn.login(self.username or "", self._password or "")  # raises: no usable mechanism
 
-    def send(self, msg: EmailMessage) -> None:
+    def send(self, msg: EmailMessage, envelope_from: str | None = None) -> None:
         if self._conn is None:
             self._conn = self._connect()
         try:
-            refused = self._conn.send_message(msg)
+            refused = self._conn.send_message(msg, from_addr=envelope_from)
         except (
             smtplib.SMTPRecipientsRefused,
             smtplib.SMTPSenderRefused,

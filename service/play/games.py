@@ -15,7 +15,7 @@ from service import i18n
 from service.clock import core as clock
 from service.i18n import speaking
 from service.mail import compose as mails
-from service.play import clock_service, notify, talk
+from service.play import blocklist, clock_service, notify, talk
 from service.play.computer import LEVELS, computer_name
 from service.play.errors import Conflict, Forbidden, Invalid, NotFound
 from service.play.lookups import seat_by_token, seats_of
@@ -83,6 +83,7 @@ def create_game(s: Session, *, host_name: str, host_email: str, players: list[In
     emails = [e.lower() for _n, e, level in everyone if level is None]
     if len(set(emails)) != len(emails):
         raise Invalid(_("Every player needs a different email address."))
+    blocklist.check_invited(s, [e for _n, e, level in everyone if level is None])  # issue 29
     names = [n for n, _e, _level in everyone]
     if len({n.casefold() for n in names}) != len(names):
         raise Invalid(_("Every player needs a different name."))
@@ -205,7 +206,8 @@ def decline(s: Session, token: str) -> tuple[SeatRow, GameRow]:
 
 
 def computer_takes_seat(s: Session, token: str, position: int, level: str) -> SeatRow:
-    """The host lets the computer play a seat that declined (before the deal): the seat becomes a
+    """The host lets the computer play a seat that declined or whose address bounces (issue 29)
+    (before the deal): the seat becomes a
     computer seat of `level`, accepted, with a new name and a new token (the person's links no
     longer reach it) and no address. The game is dealt when everybody else has accepted."""
     seat, game = seat_by_token(s, token, lock=True)
@@ -219,7 +221,7 @@ def computer_takes_seat(s: Session, token: str, position: int, level: str) -> Se
     target = next((r for r in seats if r.position == position), None)
     if target is None or target.is_host:
         raise NotFound(_("There is no such seat in this game."))
-    if target.status != "declined":
+    if target.status != "declined" and not (target.email and blocklist.reason_of(s, target.email) == "bounce"):
         raise Conflict(_("Only a seat whose player declined can be played by the computer."))
     taken = {r.name.casefold() for r in seats if r.id != target.id}
     target.name = computer_name("", level, taken)

@@ -16,6 +16,10 @@ What happens to a mail, in one write transaction:
 5. every reply from a known seat gets an answer mail to the seat's stored address: what was
    understood and done with the new board, or why nothing was done, the legal moves and the help.
 
+A mail to a VERP return path (`bounce+<outbox id>.<mac>@domain`, issue 29) is no reply: `_bounce`
+checks the mac (a forged one changes nothing), reads the report (`service.mail.bounces.report_kind`)
+and hands a hard bounce or a complaint to `play.bounces`, once per mail like a reply.
+
 Nothing secret is logged: no tokens, addresses or mail text, only reasons and the game id.
 """
 
@@ -30,8 +34,10 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, select
 
 from service.i18n import speaking
-from service.mail.replies import REPLY_LOCAL_PART, InboundReply, read_reply
-from service.play import notify, talk, usecases
+from service.mail import bounces as verp
+from service.mail.body import as_message
+from service.mail.replies import REPLY_LOCAL_PART, InboundReply, message_key, read_reply
+from service.play import bounces, notify, talk, usecases
 from service.play.reply_words import in_words_of
 from service.store import tokens
 from service.store.db import transaction
@@ -54,11 +60,15 @@ def our_addresses(app) -> list[str]:
 
 def handle_inbound(app_or_none, raw: bytes) -> str:
     """Process one received mail (see the module docstring). Returns what happened (for logs and
-    tests): ignored | no-address | duplicate | unknown | applied | message | refused | stale | closed.
+    tests): ignored | no-address | duplicate | unknown | applied | message | refused | stale | closed,
+    and for a mail to a return path: forged | bounced | complaint (or ignored, duplicate, unknown).
     Raises only on a failure worth retrying (database down): the SMTP receiver then answers 451 and
     IMAP flags the message; nothing was recorded, so the retry is processed normally."""
     app = app_or_none if _is_app(app_or_none) else current_app._get_current_object()  # type: ignore[attr-defined]
     with app.app_context():
+        bounced = _bounce(app, raw)
+        if bounced is not None:
+            return bounced
         r = read_reply(raw, tokens.mail_domain(), our_addresses(app))
         if r.ignore:
             log.info("reply mail ignored: %s", r.ignore)
@@ -85,6 +95,42 @@ def handle_inbound(app_or_none, raw: bytes) -> str:
 
         wake_background_sender(app)
         return outcome
+
+
+def _bounce(app, raw: bytes) -> str | None:
+    """A mail to a return path (see the module docstring), or None for any other mail (only its
+    headers are read for that)."""
+    targets = verp.bounce_targets(verp.headers_of(raw), tokens.mail_domain())
+    if not targets:
+        return None
+    key = str(app.config["SECRET_KEY"]).encode()
+    if not any(verp.check_target(key, row_id, mac) for row_id, mac in targets):
+        log.info("bounce dropped: forged return path")
+        return "forged"
+    m = as_message(raw)
+    kind = verp.report_kind(m)
+    if kind not in ("permanent", "complaint"):
+        log.info("mail to a return path ignored: %s", kind or "no delivery report")
+        return "ignored"
+    with transaction(write=True) as s:
+        mail_key = message_key(m, raw if isinstance(raw, bytes) else None)
+        if not _record_once(s, mail_key):
+            return "duplicate"
+        row = bounces.bounce_row(s, key, targets)
+        if row is None:
+            _note(s, mail_key, None, None, "unknown")
+            return "unknown"
+        if kind == "complaint":
+            bounces.complaint(s, row.to_addr, row.game_ref)
+        else:
+            bounces.address_bounced(s, row.to_addr, row.game_ref, "delivery report: failed")
+        outcome = "complaint" if kind == "complaint" else "bounced"
+        _note(s, mail_key, row.game_ref, row.seat, outcome)
+    log.info("return path mail for outbox row %s: %s", row.id, outcome)
+    from service.mail.sender import wake_background_sender
+
+    wake_background_sender(app)
+    return outcome
 
 
 def _record_once(s: Session, key: str) -> bool:

@@ -38,10 +38,12 @@ from service.render.cards import (
 from service.render.clock_text import clock_lines, local_text, others_lines, own_line, rules_line
 from service.render.links import (
     base_url,
+    bounced_path,
     is_cell,
     move_form_token,
     move_path,
     move_url,
+    never_mail_url,
     prefs_url,
     seat_path,
     seat_url,
@@ -107,6 +109,8 @@ __all__ = [
     "text_board",
     "texts_of_slug",
     "unsubscribe_url",
+    "bounced_path",
+    "never_mail_url",
     "watch_path",
     "watch_url",
 ]

@@ -49,6 +49,17 @@ def unsubscribe_url(token: str) -> str:
     return f"{base_url()}/s/{token}/unsubscribe"
 
 
+def never_mail_url(token: str) -> str:
+    """The invitation's "I don't want mail from this service" (issue 29): GET confirms, POST acts
+    (also the RFC 8058 one-click target of an invitation's List-Unsubscribe)."""
+    return f"{base_url()}/s/{token}/never"
+
+
+def bounced_path(token: str, position: int) -> str:
+    """The host's page for a seat whose address bounces (issue 29): correct it, or the computer."""
+    return f"/s/{token}/bounced/{int(position)}"
+
+
 def prefs_url(token: str) -> str:
     return f"{base_url()}/s/{token}/prefs"
 

@@ -91,6 +91,7 @@ def transaction(write: bool = False, app=None):
 
 
 def create_all(app=None) -> None:
+    import service.store.bounce_models  # noqa: F401
     import service.store.clock_models  # noqa: F401
     import service.store.models  # noqa: F401  (register tables)
     import service.store.outbox_models  # noqa: F401

@@ -84,8 +84,8 @@ class OutboxMail(SQLModel, table=True):
     hold_game: str | None = Field(default=None, sa_type=String(24), nullable=True)
     hold_decision: str | None = Field(default=None, sa_type=String(64), nullable=True)
     # the game a mail is about (issue 29: `skyjo-pbem prune` deletes a finished game's mails after
-    # GAME_KEEP_DAYS); None: a mail for an address ("mail me my links"). (`game_id` is an older
-    # integer column, unused: game ids are strings.)
+    # GAME_KEEP_DAYS; a bounce of it tells that game's host); None: a mail for an address ("mail me
+    # my links", a digest). (`game_id` is an older integer column, unused: game ids are strings.)
     game_ref: str | None = Field(default=None, sa_type=String(24), nullable=True)
 
     def __repr__(self) -> str:  # bodies carry secret links: never show them in logs or tracebacks

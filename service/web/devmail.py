@@ -46,16 +46,20 @@ def _session() -> Session:
     return Session(app_engine(current_app), expire_on_commit=False)
 
 
+UNSENT = ("dropped", "undeliverable", "suppressed", "failed")  # ended with `sent_at` set, never sent (issue 29)
+
+
 def _delivered(t):
-    """Rows that went out (a held turn mail dropped unsent has `sent_at` too, and transport "dropped")."""
-    return and_(t.sent_at.is_not(None), or_(t.transport.is_(None), t.transport != "dropped"))
+    """Rows that went out (a held turn mail dropped unsent has `sent_at` too, and transport "dropped";
+    so has a mail to an address that bounces or wants no mail)."""
+    return and_(t.sent_at.is_not(None), or_(t.transport.is_(None), t.transport.not_in(UNSENT)))
 
 
 def _get_sent(session: Session, mail_id: int) -> OutboxMail:
     if not 0 < mail_id <= MAX_ID:  # checked here, not by the database (PostgreSQL would raise)
         abort(404)
     row = session.get(OutboxMail, mail_id)
-    if row is None or row.sent_at is None or row.transport == "dropped":
+    if row is None or row.sent_at is None or row.transport in UNSENT:
         abort(404)
     return row
 

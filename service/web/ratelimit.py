@@ -1,5 +1,6 @@
-"""Rate limits for the few endpoints that need them (today: "mail me my links": per client address
-and per recipient address, so that many clients cannot fill one player's inbox either).
+"""Rate limits for the few endpoints that need them: "mail me my links" and /new (issue 29), each
+per client address and per recipient address (the host's, for /new), so that many clients cannot
+fill one inbox either.
 
 Only those endpoints pay for it: Flask-Limiter's request hook ran on every request, moves
 included. Counts live in process memory by default (each worker counts its own, which is enough to
@@ -31,3 +32,13 @@ def allow(scope: str, spec: str, key: str | None = None) -> bool:
     """True if this request is within `spec` for `scope`, counted by `key` (default: the client's
     address, which is the proxy's unless PROXY_HOPS says how many proxies to look through)."""
     return current_app.extensions["skyjo_ratelimits"].hit(spec, scope, key or request.remote_addr or "-")
+
+
+def new_game_allowed(host_email: str | None) -> bool:
+    """A POST to /new: within NEW_GAME_RATE_LIMIT for this client and NEW_GAME_HOST_RATE_LIMIT for
+    the host's address (both are counted, so a refused one still costs)."""
+    config = current_app.config
+    per_client = allow("new-game", config["NEW_GAME_RATE_LIMIT"])
+    address = (host_email or "").strip().lower()
+    per_host = allow("new-game-host", config["NEW_GAME_HOST_RATE_LIMIT"], key=address) if address else True
+    return per_client and per_host

@@ -68,6 +68,9 @@ def new_game():
     form = NewGameForm()
     if request.method == "GET":  # the host's language: the browser's until chosen (issue 17)
         form.host_lang.data = i18n.browser_language()
+    if request.method == "POST" and not ratelimit.new_game_allowed(form.host_email.data):  # issue 29
+        form.form_errors.append(_("Too many new games from here or for this address. Please try again later."))
+        return render_template("new.html", form=form), 429
     if form.validate_on_submit():
         try:
             with transaction(write=True) as s:

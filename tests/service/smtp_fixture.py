@@ -2,7 +2,8 @@
 
 Databases: `outbox_engine(kind)` makes a SQLite file engine configured like the service's (explicit
 BEGIN, WAL, busy timeout) or a PostgreSQL engine in a fresh schema (TEST_POSTGRES_URL; skipped when
-unreachable, but a failure when CI=true). Only the outbox table is created.
+unreachable, but a failure when CI=true). Only the outbox table is created, and the block list its
+queueing reads (issue 29).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from aiosmtpd.smtp import AuthResult, LoginPassword
 from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import Engine
 
+from service.store.bounce_models import MailBlockRow
 from service.store.outbox_models import OutboxMail
 
 PG_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
@@ -188,6 +190,7 @@ def sqlite_engine(path: Path) -> Engine:
         conn.exec_driver_sql("BEGIN")
 
     OutboxMail.__table__.create(engine)
+    MailBlockRow.__table__.create(engine)
     return engine
 
 
@@ -214,6 +217,7 @@ def postgres_engine() -> tuple[Engine, str]:
     admin.dispose()
     engine = create_engine(PG_URL, connect_args={"options": f"-csearch_path={schema}"}, pool_size=10)
     OutboxMail.__table__.create(engine)
+    MailBlockRow.__table__.create(engine)
     return engine, schema
 
 

@@ -26,6 +26,7 @@ from service.mail.sender import (
     wake_background_sender,
 )
 from service.mail.transport import DevTransport, SmtpTransport, TransportUnavailable, transport_from_url
+from service.store.bounce_models import MailBlockRow
 from service.store.outbox_models import OutboxMail, utcnow
 from tests.service.smtp_fixture import engine, sqlite_only  # noqa: F401  (fixtures)
 
@@ -596,6 +597,7 @@ def test_senders_and_writers_together_on_the_service_sqlite_engine(tmp_path):
 
     eng = make_engine(f"sqlite:///{tmp_path}/svc.sqlite3")
     OutboxMail.__table__.create(eng)
+    MailBlockRow.__table__.create(eng)  # queueing reads the block list (issue 29)
     t = RecordingTransport(delay=0.001)
     errors: list[BaseException] = []
     done = threading.Event()
