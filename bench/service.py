@@ -161,7 +161,7 @@ def plan_moves(app, games: list[dict], per_game: int, seed: int = 1) -> None:
     only POSTs: the client threads share the machine's cores with the server. Each POST carries the
     CSRF token its Confirm page would have had (the bench knows SECRET_KEY, as it knows the seeds)."""
     import engine
-    from service.render import board as render
+    from service.render.links import slug_for
     from service.store import tokens
 
     rng = random.Random(seed)
@@ -176,7 +176,7 @@ def plan_moves(app, games: list[dict], per_game: int, seed: int = 1) -> None:
                 g2 = engine.copy_game(g)
                 g2.play(p.seat, "take")
                 texts = ["take", str(engine.bot_move(g2, p.seat, "greedy", rng))]
-            slug = render.slug_for(texts)
+            slug = slug_for(texts)
             with app.test_request_context():
                 form_token = tokens.move_form_token(gm["tokens"][p.seat], slug, g.decision_id(p.seat))
             body = urlencode({"csrf_token": form_token, "game": gm["id"], "seat": p.seat, "move": slug,

@@ -18,7 +18,7 @@ from service.mail import subjects
 from service.mail.outbox import insert_mail
 from service.mail.render import is_view
 from service.mail.talk import since_last_mail
-from service.render import board as render
+from service.render.links import base_url, seat_url, unsubscribe_url
 from service.store import tokens
 from service.store.models import GameRow, SeatRow
 
@@ -59,13 +59,13 @@ def send(s, game: GameRow, seat: SeatRow, template: str, *, asks: bool = False, 
     lang = seat.lang or DEFAULT
     title = game.title if lang == DEFAULT else _title_in(s, game, lang)
     context = _plain({**ctx, "game": _game_ctx(game, title), "seat": _seat_ctx(seat), "token": token,
-                      "base": render.base_url(), "asks": asks, "lang": lang})
+                      "base": base_url(), "asks": asks, "lang": lang})
     if subject is None:
         with speaking(lang):  # the subject in the recipient's language, like the body
             subject = subjects.subject_for(template, title, ctx)
     insert_mail(s, to_addr=seat.email, to_name=seat.name, subject=subject, template=template, context=context,
                 game_id=None, seat=seat.seat if seat.seat is not None else seat.position,
-                thread_key=_thread(game, seat), unsubscribe_url=render.unsubscribe_url(token),
+                thread_key=_thread(game, seat), unsubscribe_url=unsubscribe_url(token),
                 reply_to=reply_to_of(game, seat) if asks else None, starts_thread=starts_thread,
                 hold_until=hold_until, hold_for=hold_for)
 
@@ -153,11 +153,11 @@ def links(s, entries: list[tuple[GameRow, SeatRow]]) -> None:
     first_game, first_seat = entries[0]
     lang = first_seat.lang or DEFAULT
     items = [{"title": g.title if lang == DEFAULT else _title_in(s, g, lang), "status": g.status,
-              "url": render.seat_url(tokens.seat_token(r.token_salt))} for g, r in entries]
+              "url": seat_url(tokens.seat_token(r.token_salt))} for g, r in entries]
     with speaking(lang):
         subject = _("Your SKYJO links")
     insert_mail(s, to_addr=first_seat.email, to_name=first_seat.name, subject=subject,
-                template="links", context=_plain({"items": items, "base": render.base_url(), "lang": lang}),
+                template="links", context=_plain({"items": items, "base": base_url(), "lang": lang}),
                 thread_key=f"links-{first_seat.email.lower()}")
 
 
@@ -170,5 +170,5 @@ def digest(s, address: str, to_name: str, games: list[dict], *, now: datetime | 
         subject = (_("SKYJO: %(n)s games are waiting for you", n=len(games)) if len(games) > 1
                    else _("SKYJO: a game is waiting for you"))
     insert_mail(s, to_addr=address, to_name=to_name, subject=subject, template="digest",
-                context=_plain({"games": games, "base": render.base_url(), "lang": lang}),
+                context=_plain({"games": games, "base": base_url(), "lang": lang}),
                 thread_key=f"digest-{address}", now=now)

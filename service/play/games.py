@@ -19,9 +19,9 @@ from service.play import clock_service, notify, talk
 from service.play.computer import LEVELS, computer_name
 from service.play.errors import Conflict, Forbidden, Invalid, NotFound
 from service.play.lookups import seat_by_token, seats_of
-from service.play.refusals import say
 from service.store import tokens
 from service.store.models import GameRow, MoveRow, SeatRow, utcnow
+from service.words.sentences import say
 
 MAX_PLAYERS = 8
 MIN_PLAYERS = 2

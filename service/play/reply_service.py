@@ -32,11 +32,11 @@ from sqlmodel import Session, select
 from service.i18n import speaking
 from service.mail.replies import REPLY_LOCAL_PART, InboundReply, read_reply
 from service.play import notify, talk, usecases
-from service.play.reply_words import in_words_of
 from service.store import tokens
 from service.store.db import transaction
 from service.store.models import GameRow, MessageRow, SeatRow
 from service.store.reply_models import InboundReplyRow
+from service.words.reply_words import in_words_of
 
 log = logging.getLogger(__name__)
 

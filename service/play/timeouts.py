@@ -26,8 +26,8 @@ from service.mail.talk import since_last_mail
 from service.play import computer, moves, notify
 from service.play.clock_service import playing_for_the_player
 from service.play.lookups import load_engine_game, seat_at, seats_of
-from service.render import board as render
 from service.render.clock_text import local_text
+from service.render.links import seat_url, slug_for
 from service.store import tokens
 from service.store.clock_models import Deadline, SeatClock
 from service.store.models import GameRow
@@ -77,7 +77,7 @@ class ServiceClockHandlers:
             for _step in range(3):  # a drawn card is placed at once too (draw, then swap/flip)
                 # the one move path; Conflict (somebody moved at the same moment) propagates: the
                 # clock retries later
-                moves.play(s, token, render.slug_for(bot_decision(g, d.seat)), expected)
+                moves.play(s, token, slug_for(bot_decision(g, d.seat)), expected)
                 g = load_engine_game(game)  # (the move's UPDATE gave `game` its new state)
                 if game.status != "active" or not _owes(g, d.seat, "place_drawn"):
                     break
@@ -123,7 +123,7 @@ class ServiceClockHandlers:
             with speaking(lang):
                 games.append({"title": game.title if lang == "en" else game_title(
                                   [r.name for r in seats_of(s, game.id)]), "view": view,
-                              "url": render.seat_url(tokens.seat_token(seat.token_salt)),
+                              "url": seat_url(tokens.seat_token(seat.token_salt)),
                               "due": local_text(due[0].deadline_at, sc.tz) if due else None,
                               "talk": since_last_mail(s, game, seat)})
             to_name = seat.name

@@ -13,14 +13,18 @@ from service import i18n
 from service.clock.zones import zone_groups
 from service.mail.sender import wake_background_sender
 from service.play import clock_service, talk, usecases
-from service.play.reply_words import in_words_of
 from service.play.usecases import Conflict, NotFound
-from service.render import board as render
+from service.render.action_moves import pick_highlight
+from service.render.links import move_path, seat_path, watch_path
+from service.render.moves import describe, done_words, highlight_cells, move_groups, status_line
+from service.render.reply_box import reply_examples
+from service.render.sheet import score_chart, score_rows, standings
 from service.store import tokens
 from service.store.db import transaction
 from service.store.models import GameRow, SeatRow
 from service.web import ratelimit
 from service.web.forms import INT32, LinksForm, NewGameForm, db_int
+from service.words.reply_words import in_words_of
 
 bp = Blueprint("web", __name__)
 GAME_ID = re.compile(r"[0-9a-f]{1,24}")
@@ -88,7 +92,7 @@ def new_game():
             else:
                 flash(_("Your game is set up and the invitations are on their way. Keep this page's address: "
                         "it is your personal link (it was mailed to you too)."))
-            return _see_other(render.seat_path(created.tokens[0]))
+            return _see_other(seat_path(created.tokens[0]))
     status = 400 if request.method == "POST" else 200
     return render_template("new.html", form=form), status
 
@@ -119,17 +123,17 @@ def links():
 
 def _board_context(game: GameRow, seat: SeatRow | None, token: str | None, view: dict, timeline: list[dict],
                    pick: str | None = None) -> dict:
-    groups = render.move_groups(view, pick) if seat is not None else []
+    groups = move_groups(view, pick) if seat is not None else []
     for g in groups:
         for opt in g["options"]:
-            opt["url"] = render.move_path(token, opt["slug"], view["decision"])
+            opt["url"] = move_path(token, opt["slug"], view["decision"])
             opt["form_token"] = tokens.move_form_token(token, opt["slug"], view["decision"])
     return {"game": game, "seat": seat, "token": token, "view": view, "groups": groups, "timeline": timeline,
-            "rows": render.score_rows(view), "chart": render.score_chart(view),
-            "standings": render.standings(view) if view.get("phase") == "game_over" else None,
-            "status_line": render.status_line(view),
-            "plan_examples": render.reply_examples(view) if seat is not None else [],
-            "watch_url": render.watch_path(game.id, game.spectator_salt),
+            "rows": score_rows(view), "chart": score_chart(view),
+            "standings": standings(view) if view.get("phase") == "game_over" else None,
+            "status_line": status_line(view),
+            "plan_examples": reply_examples(view) if seat is not None else [],
+            "watch_url": watch_path(game.id, game.spectator_salt),
             "deadline": usecases.deadline_of(game), **_clock_board(game, seat)}
 
 
@@ -145,7 +149,7 @@ def _seat_page(token: str, *, message: str | None = None, status: int = 200, hig
                confirm: dict | None = None, template: str = "board.html", talk_text: str | None = None,
                done: str | None = None, plan_text: str | None = None, pick: str | None = None):
     """A seat's page. `message`: why something was not done (the red box); `done`: what was (green).
-    `pick`: a first choice of a SKYJO Action pair (`?pick=`, render.move_groups): the page offers
+    `pick`: a first choice of a SKYJO Action pair (`?pick=`, move_groups): the page offers
     its second step; a GET, so it changes nothing."""
     with transaction() as s:
         seat, game = usecases.seat_by_token(s, token)
@@ -161,7 +165,7 @@ def _seat_page(token: str, *, message: str | None = None, status: int = 200, hig
                                default_lang=i18n.browser_language() if seat.status == "invited" else seat.lang,
                                title=title), status
     ctx = _board_context(game, seat if seat.seat is not None else None, token, view, timeline, pick)
-    highlight = set(highlight) | render.pick_highlight(pick)
+    highlight = set(highlight) | pick_highlight(pick)
     return render_template(template, message=message, title=title, done=done, highlight=highlight, confirm=confirm,
                            talk_text=talk_text, plan_text=plan_text, **ctx), status
 
@@ -183,7 +187,7 @@ def _done_message(token: str, version: int) -> str | None:
     if not moves:
         return None
     if view is not None and view.get("action") is not None:  # Action cards by name (in the reader's words)
-        return _("Done: %(what)s", what=render.done_words(view, moves))
+        return _("Done: %(what)s", what=done_words(view, moves))
     return _("Done: %(what)s", what=in_words_of(" + ".join(moves), i18n.current()))
 
 
@@ -210,8 +214,8 @@ def move(token: str, slug: str):
     # a link of before decision ids that is still good (its seat has not moved since) is confirmed
     # for the decision its seat owes now
     confirm = {"slug": slug, "texts": texts, "decision": decision or view["decision"],
-               "text": render.describe(view, texts), "game": game.id, "seat": seat.seat}
-    return _seat_page(token, highlight=render.highlight_cells(texts), confirm=confirm,
+               "text": describe(view, texts), "game": game.id, "seat": seat.seat}
+    return _seat_page(token, highlight=highlight_cells(texts), confirm=confirm,
                       template="confirm.html")
 
 
@@ -243,7 +247,7 @@ def _play(token: str, slug: str, texts: list[str]):
                 continue
             _acted_anyway(token)
             return _seat_page(token, message=exc.message, status=409)
-    return _see_other(f"{render.seat_path(token)}?done={played.game.version}")
+    return _see_other(f"{seat_path(token)}?done={played.game.version}")
 
 
 @bp.post("/s/<token>/plan")
@@ -266,7 +270,7 @@ def plan(token: str):
         flash(_("Done: %(what)s", what=in_words_of(", ".join(played.moves), i18n.current())) + " " + played.stopped)
     else:
         flash(_("Done: %(what)s", what=in_words_of(played.plan_text, i18n.current())))
-    return _see_other(render.seat_path(token))
+    return _see_other(seat_path(token))
 
 
 def _acted_anyway(token: str) -> None:
@@ -288,7 +292,7 @@ def talk_write(token: str):
     except usecases.Invalid as exc:
         return _seat_page(token, message=exc.message, status=400, talk_text=text)
     flash(_("Your message is on the table."))
-    return _see_other(render.seat_path(token) + "#talk")
+    return _see_other(seat_path(token) + "#talk")
 
 
 @bp.post("/s/<token>/talk/<int:message_id>/hide")
@@ -299,7 +303,7 @@ def talk_hide(token: str, message_id: int):
     with transaction(write=True) as s:
         talk.hide(s, token, message_id)
     flash(_("The message is hidden."))
-    return _see_other(render.seat_path(token) + "#talk")
+    return _see_other(seat_path(token) + "#talk")
 
 
 @bp.post("/s/<token>/vacation")
@@ -311,7 +315,7 @@ def vacation(token: str):
     with transaction(write=True) as s:
         usecases.start_vacation(s, token, days)
     flash(_("Enjoy your break: your deadlines are paused for %(n)s days.", n=days))
-    return _see_other(render.seat_path(token))
+    return _see_other(seat_path(token))
 
 
 @bp.post("/s/<token>/vacation/end")
@@ -319,7 +323,7 @@ def vacation_end(token: str):
     with transaction(write=True) as s:
         usecases.stop_vacation(s, token)
     flash(_("Welcome back: your deadlines run again."))
-    return _see_other(render.seat_path(token))
+    return _see_other(seat_path(token))
 
 
 @bp.post("/s/<token>/play-now")
@@ -331,7 +335,7 @@ def play_now(token: str):
     with transaction(write=True) as s:
         name = usecases.host_play_now(s, token, target)
     flash(_("The computer will make %(name)s's decision within a minute.", name=name))
-    return _see_other(render.seat_path(token))
+    return _see_other(seat_path(token))
 
 
 @bp.post("/s/<token>/accept")
@@ -346,7 +350,7 @@ def accept(token: str):
     else:
         flash(_("You are in! The cards are dealt as soon as everybody has answered.")
               if game.status == "inviting" else _("You are in!"))
-    return _see_other(render.seat_path(token))
+    return _see_other(seat_path(token))
 
 
 @bp.post("/s/<token>/decline")
@@ -354,7 +358,7 @@ def decline(token: str):
     with transaction(write=True) as s:
         usecases.decline(s, token)
     flash(_("You declined the invitation. The host has been told."))
-    return _see_other(render.seat_path(token))
+    return _see_other(seat_path(token))
 
 
 @bp.post("/s/<token>/computer")
@@ -366,7 +370,7 @@ def computer_seat(token: str):
     with transaction(write=True) as s:
         row = usecases.computer_takes_seat(s, token, position, request.form.get("level", ""))
     flash(_("%(name)s plays this seat.", name=row.name))
-    return _see_other(render.seat_path(token))
+    return _see_other(seat_path(token))
 
 
 @bp.post("/s/<token>/cancel")
@@ -374,7 +378,7 @@ def cancel(token: str):
     with transaction(write=True) as s:
         usecases.cancel(s, token)
     flash(_("The game is cancelled; the players have been told."))
-    return _see_other(render.seat_path(token))
+    return _see_other(seat_path(token))
 
 
 @bp.post("/s/<token>/rotate")
@@ -382,7 +386,7 @@ def rotate(token: str):
     with transaction(write=True) as s:
         _seat, new = usecases.rotate_token(s, token)
     flash(_("Your link was replaced; old links and mails no longer work. Bookmark this page."))
-    return _see_other(render.seat_path(new))
+    return _see_other(seat_path(new))
 
 
 @bp.post("/s/<token>/rematch")
@@ -391,7 +395,7 @@ def rematch(token: str):
         _game, new, already = usecases.rematch(s, token)
     flash(_("You are in the rematch that was already started.") if already
           else _("Rematch! Invitations are on their way."))
-    return _see_other(render.seat_path(new))
+    return _see_other(seat_path(new))
 
 
 @bp.route("/s/<token>/prefs", methods=["GET", "POST"])

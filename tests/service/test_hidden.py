@@ -15,7 +15,8 @@ import re
 import engine
 from engine.game import DOWN
 from service.play import usecases
-from service.render import board as render
+from service.render.links import move_path, slug_for, watch_path
+from service.render.text import text_board
 from service.store import db
 from tests.service import helpers as h
 
@@ -107,17 +108,17 @@ def test_no_hidden_value_in_pages_or_mails(tmp_path):
                 break
             if _step % 5 == 0:
                 with app.app_context():
-                    path = render.watch_path(gid, h.only_game(app).spectator_salt)
+                    path = watch_path(gid, h.only_game(app).spectator_salt)
                 page = client.get(path).text
                 check(page, g, None, "spectator page")
             p = rng.choice(g.pending())
             move = str(engine.bot_move(g, p.seat, "random", rng))
-            slug = render.slug_for([move])
+            slug = slug_for([move])
             if move == "take":  # the service applies take + swap together
                 mine = [c for c in engine.view(g, p.seat)["players"][p.seat]["grid"] if c["face"] != "removed"]
-                slug = render.slug_for(["take", f"swap {rng.choice(mine)['cell']}"])
+                slug = slug_for(["take", f"swap {rng.choice(mine)['cell']}"])
             # the confirm page of the move link, too
-            page = client.get(render.move_path(created.tokens[p.seat], slug, version)).text
+            page = client.get(move_path(created.tokens[p.seat], slug, version)).text
             check(page, g, p.seat, "confirm page")
             with app.app_context(), db.transaction(write=True) as s:
                 usecases.play(s, created.tokens[p.seat], slug, version)
@@ -165,7 +166,7 @@ def test_the_check_catches_a_leak(tmp_path):
     with app.app_context():
         t = app.jinja_env.from_string('{% import "_board.html" as b %}{{ b.boards(view) }}')
         good_html, bad_html = t.render(view=view), t.render(view=leaked)
-        good_text, bad_text = render.text_board(view), render.text_board(leaked)
+        good_text, bad_text = text_board(view), text_board(leaked)
     check(good_html, g, 0, "good board")
     check(good_text, g, 0, "good text board")
     for output in (bad_html, bad_text):

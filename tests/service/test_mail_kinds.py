@@ -22,7 +22,9 @@ from engine.plans import parse_plan
 from service.clock import core as clock
 from service.mail import subjects
 from service.play import notify, timeouts, usecases
-from service.render import board as render
+from service.render.cards import card_text
+from service.render.links import slug_for
+from service.render.sheet import score_chart
 from service.store import db
 from service.store.models import GameRow
 from tests.engine.helpers import grid, make_deal, position
@@ -180,7 +182,7 @@ def _play(app, gid: str, tokens: dict[int, str], moves: list[tuple[int, str]]) -
     for seat, move in moves:
         version = h.game_state(app, gid)[0]
         with app.app_context(), db.transaction(write=True) as s:
-            usecases.play(s, tokens[seat], render.slug_for([move]), version)
+            usecases.play(s, tokens[seat], slug_for([move]), version)
 
 
 def _round_end_block(html: str) -> str:
@@ -213,7 +215,7 @@ def _assert_boards_match_engine(m, record: dict, names: list[str]) -> None:
         want = {engine.CELL_NAMES[c]: ("removed", None) if v is None else ("up", str(v)) for c, v in enumerate(board)}
         assert shown == want, (names[seat], shown, want)
         # the text part draws the same grid: its rows as `[ v]` and `  ·  ` (removed)
-        rows = ["".join("  ·  " if board[r * 4 + c] is None else f" [{render.card_text(board[r * 4 + c]):>2}]"
+        rows = ["".join("  ·  " if board[r * 4 + c] is None else f" [{card_text(board[r * 4 + c]):>2}]"
                         for c in range(4)) for r in range(3)]
         text_part = m.text_body[m.text_body.index(f"{names[seat]}: {record['scores'][seat]} this round"):]
         for r, row in enumerate(rows, start=1):
@@ -336,7 +338,7 @@ def test_reply_box_examples_use_the_seats_own_face_down_cells_and_parse(app, cli
             continue
         with app.app_context(), db.transaction(write=True) as s:
             token = h_token(app, game.id, p.seat)
-            usecases.play(s, token, render.slug_for([move]), version)
+            usecases.play(s, token, slug_for([move]), version)
     assert checked["reveal"] >= 3 and checked["turn"] >= 3, checked
 
 
@@ -392,7 +394,7 @@ def test_page_chart_end_labels_never_overlap_when_totals_are_close(app):
             "rounds": [{"round": 1, "scores": [63, 52, 106, 62], "totals": [63, 52, 106, 62]},
                        {"round": 2, "scores": [56, 68, 53, 57], "totals": [119, 120, 159, 119]}]}
     with app.test_request_context():
-        chart = render.score_chart(view)
+        chart = score_chart(view)
     ys = sorted(float(line["label_y"]) for line in chart["lines"])
     assert all(b - a >= 12 for a, b in zip(ys, ys[1:], strict=False)), ys
     assert 0 <= ys[0] and ys[-1] <= chart["height"], ys

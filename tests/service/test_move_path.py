@@ -13,7 +13,7 @@ from sqlmodel import select
 
 import engine
 from service.play import moves, usecases
-from service.render import board as render
+from service.render.links import slug_for
 from service.store import db, tokens
 from service.store.clock_models import Deadline, SeatClock
 from service.store.models import GameRow, MoveRow
@@ -53,7 +53,7 @@ def state_of(app, game_id: str) -> dict:
 def opening_slug(seat: int) -> str:
     """The seat's first reveal in the game dealt from SEED (the deal is known, as in the bench)."""
     g = engine.new_game(["Ann", "Bo"], seed=SEED)
-    return render.slug_for([str(sorted(g.legal_moves(seat), key=str)[0])])
+    return slug_for([str(sorted(g.legal_moves(seat), key=str)[0])])
 
 
 def _post_move(app, token: str, slug: str, version: int, game_id: str, seat: int):
@@ -93,13 +93,13 @@ def test_a_plan_writes_what_a_link_writes_for_take_and_swap(app):
         g.play(p.seat, text)
     turn = g.pending()[0]
     texts = ["take", "swap A1"]
-    slug, version = render.slug_for(texts), g.version
+    slug, version = slug_for(texts), g.version
     games = [start(app, SEED), start(app, SEED)]
     with app.app_context():
         for game_id, seat_tokens in games:
             for seat, text, v in opening:
                 with db.transaction(write=True) as s:
-                    usecases.play(s, seat_tokens[seat], render.slug_for([text]), v, form_game=game_id, form_seat=seat)
+                    usecases.play(s, seat_tokens[seat], slug_for([text]), v, form_game=game_id, form_seat=seat)
         (link_id, link_tokens), (plan_id, plan_tokens) = games
         with db.transaction(write=True) as s:
             played = usecases.play(s, link_tokens[turn.seat], slug, version, form_game=link_id, form_seat=turn.seat)

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import engine
-from service.render import board as render
+from service.render.board import board
 
 ROOT = Path(__file__).resolve().parents[2]
 MARKUP = re.compile(r"<(?:table|tr|td|th|div|span|svg|form|input|button|a|p|br|h\d)\b", re.I)
@@ -32,7 +32,7 @@ def test_board_data_has_values_of_face_up_cells_only(tmp_path) -> None:
         while not g.is_over and checked < 60:
             for viewer in (*range(g.n), None):
                 view = engine.view(g, viewer)
-                for p in render.board(view)["players"]:
+                for p in board(view)["players"]:
                     for row in p["rows"]:
                         for cell in row["cells"]:
                             assert ("value" in cell) == (cell["face"] == "up"), cell

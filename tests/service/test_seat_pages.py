@@ -10,7 +10,7 @@ from datetime import timedelta
 
 from sqlmodel import select
 
-from service.render import board as render
+from service.render import links
 from service.store import db, tokens
 from service.store.models import GameRow, SeatRow
 from tests.service import helpers as h
@@ -20,7 +20,7 @@ THREE = (("Ann", "ann@example.com"), ("Bo", "bo@example.com"), ("Cy", "cy@exampl
 
 def seat_path(app, game_id: str, pos: int) -> str:
     with app.app_context():
-        return render.seat_path(tokens.seat_token(h.seats(app, game_id)[pos].token_salt))
+        return links.seat_path(tokens.seat_token(h.seats(app, game_id)[pos].token_salt))
 
 
 def finished_game(app, client, players=THREE) -> str:
