@@ -99,6 +99,7 @@ SAMPLE = {"card": "thief", "line": "column B", "like": "meteor B2", "moves": "ac
 
 def every_code() -> Iterator[EngineError]:
     """Each refusal code of the engine once, its params filled in (a nested refusal in `reason`)."""
+    from engine.action.phases import card_refusal
     from engine.errors import TEXTS, IllegalMove
 
     for code in sorted(TEXTS):
@@ -108,8 +109,11 @@ def every_code() -> Iterator[EngineError]:
             params["reason"] = IllegalMove.of("not_your_turn", who="Bo")
         if "owed" in params:
             params["owed"] = [IllegalMove.of("owes_meteor", who="Bo", like="meteor B2"),
-                              IllegalMove.of("owes_defense", who="Cy", card="defense")]
-        yield IllegalMove.of(code, **params)
+                              card_refusal(IllegalMove, "owes_defense", who="Cy", card="defense")]
+        if "card" in params:  # the engine names an action card by its title (A9)
+            yield card_refusal(IllegalMove, code, **params)
+        else:
+            yield IllegalMove.of(code, **params)
 
 
 def events(rng: random.Random) -> Iterator[tuple[dict, list[str]]]:

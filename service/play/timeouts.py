@@ -1,4 +1,4 @@
-"""The clock's handlers in the service (`ServiceClockHandlers`, injected into `clock.tick` by the
+"""The clock's handlers in the service (`ServiceClockHandlers`, injected into `tick` by the
 scheduler through `app.extensions["clock_handlers"]`, which `create_app` sets):
 
 * `on_timeout`: the strong bot's decision for the late seat, through the one move path
@@ -19,7 +19,7 @@ from flask_babel import gettext as _
 from sqlmodel import Session
 
 import engine
-from service.clock import core as clock
+from service.clock.deadlines import open_deadlines
 from service.i18n import game_title, speaking
 from service.mail import compose as mails
 from service.mail.talk import since_last_mail
@@ -118,7 +118,7 @@ class ServiceClockHandlers:
             if game is None or seat is None or game.status != "active" or game.state is None:
                 continue
             view = engine.view(load_engine_game(game), sc.seat, log=False)
-            due = clock.open_deadlines(s, sc.game_id, sc.seat)
+            due = open_deadlines(s, sc.game_id, sc.seat)
             lang = lang or seat.lang  # one mail per address: in the language of its first game's seat
             with speaking(lang):
                 games.append({"title": game.title if lang == "en" else game_title(

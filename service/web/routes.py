@@ -12,8 +12,8 @@ from flask_wtf.csrf import CSRFError
 from service import i18n
 from service.clock.zones import zone_groups
 from service.mail.sender import wake_background_sender
-from service.play import clock_service, talk, usecases
-from service.play.usecases import Conflict, NotFound
+from service.play import clock_service, games, lookups, moves, settings, talk
+from service.play.errors import Conflict, Invalid, NotFound
 from service.render.action_moves import pick_highlight
 from service.render.links import move_path, seat_path, watch_path
 from service.render.moves import describe, done_words, highlight_cells, move_groups, status_line
@@ -75,14 +75,14 @@ def new_game():
     if form.validate_on_submit():
         try:
             with transaction(write=True) as s:
-                created = usecases.create_game(
+                created = games.create_game(
                     s, host_name=form.host_name.data, host_email=form.host_email.data,
                     players=form.others(), variant=form.variant.data, options=form.options(),
                     decision_hours=form.decision_hours.data,
                     setup=current_app.config.get("GAME_SETUP"), host_tz=form.host_tz.data,
                     reminder_hours=form.reminders(), timeout_policy=form.timeout_policy.data,
                     host_lang=form.host_lang.data, langs=form.languages())
-        except usecases.Invalid as exc:
+        except Invalid as exc:
             form.form_errors.append(exc.message)
         else:
             i18n.use_seat(form.host_lang.data)  # the host's pages from here on
@@ -109,7 +109,7 @@ def links():
         address = form.email.data.strip().lower()
         if ratelimit.allow("links-to", current_app.config["LINKS_RECIPIENT_RATE_LIMIT"], key=address):
             with transaction(write=True) as s:
-                usecases.mail_my_links(s, form.email.data)
+                settings.mail_my_links(s, form.email.data)
         time.sleep(max(0.0, current_app.config["LINKS_ANSWER_SECONDS"] - (time.monotonic() - started)))
         return render_template("message.html", title=_("Check your mail"), status=200, message=_(
             "If that address plays in any game here, we have sent it the links."))
@@ -134,7 +134,7 @@ def _board_context(game: GameRow, seat: SeatRow | None, token: str | None, view:
             "status_line": status_line(view),
             "plan_examples": reply_examples(view) if seat is not None else [],
             "watch_url": watch_path(game.id, game.spectator_salt),
-            "deadline": usecases.deadline_of(game), **_clock_board(game, seat)}
+            "deadline": lookups.deadline_of(game), **_clock_board(game, seat)}
 
 
 def _clock_board(game: GameRow, seat: SeatRow | None) -> dict:
@@ -152,11 +152,11 @@ def _seat_page(token: str, *, message: str | None = None, status: int = 200, hig
     `pick`: a first choice of a SKYJO Action pair (`?pick=`, move_groups): the page offers
     its second step; a GET, so it changes nothing."""
     with transaction() as s:
-        seat, game = usecases.seat_by_token(s, token)
-        seats = usecases.seats_of(s, game.id)
+        seat, game = lookups.seat_by_token(s, token)
+        seats = lookups.seats_of(s, game.id)
         playing = game.status not in {"inviting", "cancelled"} and game.state is not None
         view, timeline = talk.board(s, game, seat.seat) if playing else (None, [])
-        rematch_of = usecases.rematch_of_title(s, game) if view is None else None
+        rematch_of = games.rematch_of_title(s, game) if view is None else None
     title = i18n.game_title([r.name for r in seats if r.status != "declined"])  # in the reader's language
     if view is None:
         host_tz = next((r.tz for r in seats if r.is_host and r.tz), None) or "UTC"
@@ -181,21 +181,21 @@ def _done_message(token: str, version: int) -> str | None:
     """"Done: take + swap B2" after a Confirm: this seat's decision that produced `version` (from
     the move log, so a made-up `done` shows nothing)."""
     with transaction() as s:
-        seat, game = usecases.seat_by_token(s, token)
-        moves = usecases.decision_at(s, game, seat, version)
-        view = usecases.view_for(s, game, seat.seat) if moves and game.state is not None else None
-    if not moves:
+        seat, game = lookups.seat_by_token(s, token)
+        made = moves.decision_at(s, game, seat, version)
+        view = lookups.view_for(s, game, seat.seat) if made and game.state is not None else None
+    if not made:
         return None
     if view is not None and view.get("action") is not None:  # Action cards by name (in the reader's words)
-        return _("Done: %(what)s", what=done_words(view, moves))
-    return _("Done: %(what)s", what=in_words_of(" + ".join(moves), i18n.current()))
+        return _("Done: %(what)s", what=done_words(view, made))
+    return _("Done: %(what)s", what=in_words_of(" + ".join(made), i18n.current()))
 
 
 @bp.route("/s/<token>/m/<slug>", methods=["GET", "HEAD", "POST"])  # POST: its own token (OWN_TOKEN_ENDPOINTS)
 def move(token: str, slug: str):
     """A move link (`?d=<decision>`, issue 15.1; `?v=<version>` in mails of before): GET and HEAD
     show the move with a Confirm form, POST plays it."""
-    texts = usecases.parse_slug(slug)
+    texts = moves.parse_slug(slug)
     if request.method == "POST":
         return _play(token, slug, texts)
     decision = request.args.get("d") or None
@@ -203,12 +203,12 @@ def move(token: str, slug: str):
     if decision is None and version is None:
         raise NotFound(_("This move link is not valid."))
     with transaction() as s:  # one read: the check and the view see the same version
-        seat, game = usecases.seat_by_token(s, token)
-        g = usecases.load_engine_game(game) if game.state is not None else None
+        seat, game = lookups.seat_by_token(s, token)
+        g = lookups.load_engine_game(game) if game.state is not None else None
         if g is not None:
-            texts = usecases.parse_slug(slug, g)
-        reason = usecases.stale_reason(s, game, seat, texts, version, decision=decision, g=g)
-        view = None if reason else usecases.view_for(s, game, seat.seat)
+            texts = moves.parse_slug(slug, g)
+        reason = moves.stale_reason(s, game, seat, texts, version, decision=decision, g=g)
+        view = None if reason else lookups.view_for(s, game, seat.seat)
     if reason:
         return _seat_page(token, message=reason)
     # a link of before decision ids that is still good (its seat has not moved since) is confirmed
@@ -237,7 +237,7 @@ def _play(token: str, slug: str, texts: list[str]):
     for attempt in range(3):
         try:
             with transaction(write=True) as s:
-                played = usecases.play(s, token, slug, version, decision=decision, form_game=form_game,
+                played = moves.play(s, token, slug, version, decision=decision, form_game=form_game,
                                        form_seat=form_seat)
             break
         except Conflict as exc:
@@ -260,11 +260,11 @@ def plan(token: str):
         abort(400)
     try:
         with transaction(write=True) as s:
-            played = usecases.play_plan(s, token, form.get("plan", ""), version, form_game=form.get("game"),
+            played = moves.play_plan(s, token, form.get("plan", ""), version, form_game=form.get("game"),
                                         form_seat=form.get("seat", type=db_int))
     except Conflict as exc:  # the typed plan stays in its field, to be corrected
         return _seat_page(token, message=exc.message, status=409, plan_text=form.get("plan", ""))
-    except usecases.Invalid as exc:
+    except Invalid as exc:
         return _seat_page(token, message=exc.message, status=400, plan_text=form.get("plan", ""))
     if played.stopped:  # played up to a move that depends on a card the plan turned up (issue 20.3)
         flash(_("Done: %(what)s", what=in_words_of(", ".join(played.moves), i18n.current())) + " " + played.stopped)
@@ -277,7 +277,7 @@ def _acted_anyway(token: str) -> None:
     """A player's POST that changed nothing (e.g. a used-up link) still shows they are there: the
     computer stops playing for them (its own transaction; the move's was rolled back)."""
     with transaction(write=True) as s:
-        seat, game = usecases.seat_by_token(s, token)
+        seat, game = lookups.seat_by_token(s, token)
         if game.status == "active":
             clock_service.player_acted(s, game, seat)
 
@@ -289,7 +289,7 @@ def talk_write(token: str):
     try:
         with transaction(write=True) as s:
             talk.write(s, token, text)
-    except usecases.Invalid as exc:
+    except Invalid as exc:
         return _seat_page(token, message=exc.message, status=400, talk_text=text)
     flash(_("Your message is on the table."))
     return _see_other(seat_path(token) + "#talk")
@@ -311,9 +311,9 @@ def vacation(token: str):
     """The board's vacation form: pause my deadlines for some days (up to 14 per game)."""
     days = request.form.get("days", type=db_int)
     if days is None:
-        raise usecases.Invalid(_("Give the number of days (1 to 14)."))
+        raise Invalid(_("Give the number of days (1 to 14)."))
     with transaction(write=True) as s:
-        usecases.start_vacation(s, token, days)
+        settings.start_vacation(s, token, days)
     flash(_("Enjoy your break: your deadlines are paused for %(n)s days.", n=days))
     return _see_other(seat_path(token))
 
@@ -321,7 +321,7 @@ def vacation(token: str):
 @bp.post("/s/<token>/vacation/end")
 def vacation_end(token: str):
     with transaction(write=True) as s:
-        usecases.stop_vacation(s, token)
+        settings.stop_vacation(s, token)
     flash(_("Welcome back: your deadlines run again."))
     return _see_other(seat_path(token))
 
@@ -331,9 +331,9 @@ def play_now(token: str):
     """The host's "play for them now" (policy `wait`): the computer decides for that player."""
     target = request.form.get("seat", type=db_int)
     if target is None:
-        raise usecases.Invalid(_("Choose a player."))
+        raise Invalid(_("Choose a player."))
     with transaction(write=True) as s:
-        name = usecases.host_play_now(s, token, target)
+        name = settings.host_play_now(s, token, target)
     flash(_("The computer will make %(name)s's decision within a minute.", name=name))
     return _see_other(seat_path(token))
 
@@ -343,7 +343,7 @@ def accept(token: str):
     tz = (request.form.get("tz") or "").strip() or None
     lang = i18n.known(request.form["lang"]) if request.form.get("lang") else None
     with transaction(write=True) as s:
-        _seat, game, already = usecases.accept(s, token, tz=tz, lang=lang)
+        _seat, game, already = games.accept(s, token, tz=tz, lang=lang)
     i18n.use_seat(_seat.lang)
     if already:
         flash(_("You already accepted this invitation."))
@@ -356,7 +356,7 @@ def accept(token: str):
 @bp.post("/s/<token>/decline")
 def decline(token: str):
     with transaction(write=True) as s:
-        usecases.decline(s, token)
+        games.decline(s, token)
     flash(_("You declined the invitation. The host has been told."))
     return _see_other(seat_path(token))
 
@@ -366,9 +366,9 @@ def computer_seat(token: str):
     """The host lets the computer play a seat whose player declined (issue 18)."""
     position = request.form.get("position", type=db_int)
     if position is None:
-        raise usecases.Invalid(_("Choose a seat."))
+        raise Invalid(_("Choose a seat."))
     with transaction(write=True) as s:
-        row = usecases.computer_takes_seat(s, token, position, request.form.get("level", ""))
+        row = games.computer_takes_seat(s, token, position, request.form.get("level", ""))
     flash(_("%(name)s plays this seat.", name=row.name))
     return _see_other(seat_path(token))
 
@@ -376,7 +376,7 @@ def computer_seat(token: str):
 @bp.post("/s/<token>/cancel")
 def cancel(token: str):
     with transaction(write=True) as s:
-        usecases.cancel(s, token)
+        games.cancel(s, token)
     flash(_("The game is cancelled; the players have been told."))
     return _see_other(seat_path(token))
 
@@ -384,7 +384,7 @@ def cancel(token: str):
 @bp.post("/s/<token>/rotate")
 def rotate(token: str):
     with transaction(write=True) as s:
-        _seat, new = usecases.rotate_token(s, token)
+        _seat, new = settings.rotate_token(s, token)
     flash(_("Your link was replaced; old links and mails no longer work. Bookmark this page."))
     return _see_other(seat_path(new))
 
@@ -392,7 +392,7 @@ def rotate(token: str):
 @bp.post("/s/<token>/rematch")
 def rematch(token: str):
     with transaction(write=True) as s:
-        _game, new, already = usecases.rematch(s, token)
+        _game, new, already = games.rematch(s, token)
     flash(_("You are in the rematch that was already started.") if already
           else _("Rematch! Invitations are on their way."))
     return _see_other(seat_path(new))
@@ -402,23 +402,23 @@ def rematch(token: str):
 def prefs(token: str):
     if request.method == "POST":
         with transaction(write=True) as s:
-            seat = usecases.set_mail_pref(s, token, request.form.get("mail_pref", ""),
+            seat = settings.set_mail_pref(s, token, request.form.get("mail_pref", ""),
                                           talk_mail=request.form.get("talk_mail") == "y",
                                           lang=request.form.get("lang") or None)
         i18n.use_seat(seat.lang)
         flash(_("Your mail preference is saved."))
         return _see_other(url_for("web.prefs", token=token))
     with transaction() as s:
-        seat, game = usecases.seat_by_token(s, token)
-        names = [r.name for r in usecases.seats_of(s, game.id)]
+        seat, game = lookups.seat_by_token(s, token)
+        names = [r.name for r in lookups.seats_of(s, game.id)]
     return render_template("prefs.html", seat=seat, game=game, token=token, title=i18n.game_title(names))
 
 
 @bp.get("/s/<token>/unsubscribe")
 def unsubscribe_page(token: str):
     with transaction() as s:
-        seat, game = usecases.seat_by_token(s, token)
-        names = [r.name for r in usecases.seats_of(s, game.id)]
+        seat, game = lookups.seat_by_token(s, token)
+        names = [r.name for r in lookups.seats_of(s, game.id)]
     return render_template("prefs.html", seat=seat, game=game, token=token, unsubscribe=True,
                            title=i18n.game_title(names))
 
@@ -426,7 +426,7 @@ def unsubscribe_page(token: str):
 @bp.post("/s/<token>/unsubscribe")  # RFC 8058 one-click: the link token authenticates (OWN_TOKEN_ENDPOINTS)
 def unsubscribe(token: str):
     with transaction(write=True) as s:
-        usecases.unsubscribe(s, token)  # no reminders or digests either
+        settings.unsubscribe(s, token)  # no reminders or digests either
     return render_template("message.html", status=200, title=_("Unsubscribed"), message=_(
         "You will get no more mails for this game. Your link still works, and you can turn mails back "
         "on from its settings page.")), 200
@@ -440,7 +440,7 @@ def watch(game_id: str, token: str):
         game = s.get(GameRow, game_id)
         if game is None or not tokens.check_spectator(game.id, game.spectator_salt, token):
             raise NotFound(_("This spectator link is not valid."))
-        seats = usecases.seats_of(s, game.id)
+        seats = lookups.seats_of(s, game.id)
         view, timeline = talk.board(s, game, None) if game.state is not None else (None, [])
     title = i18n.game_title([r.name for r in seats])  # a spectator's pages follow the browser
     if view is None:

@@ -14,7 +14,7 @@ import re
 
 import engine
 from engine.game import DOWN
-from service.play import usecases
+from service.play import games, moves
 from service.render.links import move_path, slug_for, watch_path
 from service.render.text import text_board
 from service.store import db
@@ -81,13 +81,13 @@ def test_no_hidden_value_in_pages_or_mails(tmp_path):
         names = [("Ann", "ann@x.org"), ("Bo", "bo@x.org"), ("Cy", "cy@x.org"), ("Di", "di@x.org")][:n]
         with app.app_context():
             with db.transaction(write=True) as s:
-                created = usecases.create_game(s, host_name=names[0][0], host_email=names[0][1],
+                created = games.create_game(s, host_name=names[0][0], host_email=names[0][1],
                                                players=names[1:], options={"target_score": 1},
                                                setup={"seed": f"hidden-{game_no}-{rng.random()}"})
                 gid = created.game.id
             for pos in range(1, n):
                 with db.transaction(write=True) as s:
-                    usecases.accept(s, created.tokens[pos])
+                    games.accept(s, created.tokens[pos])
         for _step in range(400):
             version, _state, status = h.game_state(app, gid)
             g = engine.Game.from_json(h.full_state(app, gid))  # what pages show: the whole log too
@@ -121,7 +121,7 @@ def test_no_hidden_value_in_pages_or_mails(tmp_path):
             page = client.get(move_path(created.tokens[p.seat], slug, version)).text
             check(page, g, p.seat, "confirm page")
             with app.app_context(), db.transaction(write=True) as s:
-                usecases.play(s, created.tokens[p.seat], slug, version)
+                moves.play(s, created.tokens[p.seat], slug, version)
         assert status == "finished"
     assert checked > 300
     assert teeth > checked / 4, "the check had no teeth: too few hidden-only values"

@@ -19,9 +19,9 @@ from datetime import timedelta
 import engine
 from engine.game import DOWN
 from engine.plans import parse_plan
-from service.clock import core as clock
+from service.clock.tick import tick
 from service.mail import subjects
-from service.play import notify, timeouts, usecases
+from service.play import games, lookups, moves, notify, timeouts
 from service.render.cards import card_text
 from service.render.links import slug_for
 from service.render.sheet import score_chart
@@ -65,12 +65,12 @@ def test_every_kind_has_its_subject_and_a_game_seat_keeps_one_thread(app, client
     # a reminder (the clock's), an answer to a reply, a notice and table talk
     d = h_open_deadline(app, game.id)
     with app.app_context():
-        clock.tick(d.deadline_at - timedelta(hours=3, minutes=59), lambda: db.transaction(write=True, app=app),
+        tick(d.deadline_at - timedelta(hours=3, minutes=59), lambda: db.transaction(write=True, app=app),
                    timeouts.ServiceClockHandlers())
     seat_rows = h.seats(app, game.id)
     with app.app_context(), db.transaction(write=True) as s:
         row = s.get(GameRow, game.id)
-        me = next(r for r in usecases.seats_of(s, game.id) if r.position == 1)
+        me = next(r for r in lookups.seats_of(s, game.id) if r.position == 1)
         notify.reply_answer(s, row, me, headline="Not applied.", error=True)
         notify.reply_answer(s, row, me, headline="Understood: reveal A1", played=True)
         notify.reply_answer(s, row, me, headline="No move in your reply: ...", message_only=True)
@@ -163,13 +163,13 @@ def _crafted(app, variant: str, deal: dict, arrange, options: dict) -> tuple[str
     """A 2-player game (Ann, Bo) dealt from `deal`, then set to the position `arrange(game)`."""
     with app.app_context():
         with db.transaction(write=True) as s:
-            created = usecases.create_game(s, host_name="Ann", host_email="ann@example.com",
+            created = games.create_game(s, host_name="Ann", host_email="ann@example.com",
                                            players=[("Bo", "bo@example.com")], variant=variant,
                                            options={"target_score": 1000, **options},
                                            setup={"deals": [{"deal": deal}]})
             gid = created.game.id
         with db.transaction(write=True) as s:
-            usecases.accept(s, created.tokens[1])
+            games.accept(s, created.tokens[1])
         with db.transaction(write=True) as s:
             row = s.get(GameRow, gid)
             g = arrange(engine.Game.from_json(row.state))
@@ -182,7 +182,7 @@ def _play(app, gid: str, tokens: dict[int, str], moves: list[tuple[int, str]]) -
     for seat, move in moves:
         version = h.game_state(app, gid)[0]
         with app.app_context(), db.transaction(write=True) as s:
-            usecases.play(s, tokens[seat], slug_for([move]), version)
+            moves.play(s, tokens[seat], slug_for([move]), version)
 
 
 def _round_end_block(html: str) -> str:
@@ -338,7 +338,7 @@ def test_reply_box_examples_use_the_seats_own_face_down_cells_and_parse(app, cli
             continue
         with app.app_context(), db.transaction(write=True) as s:
             token = h_token(app, game.id, p.seat)
-            usecases.play(s, token, slug_for([move]), version)
+            moves.play(s, token, slug_for([move]), version)
     assert checked["reveal"] >= 3 and checked["turn"] >= 3, checked
 
 
@@ -375,7 +375,7 @@ def test_plain_text_turn_mail_names_many_moves_with_one_board_link(app):
                            lambda g: action_setup(g, up={0: "A1 B3", 1: "A1 B1"}, hands={0: ["swap-own"]}), {})
     with app.app_context(), db.transaction(write=True) as s:
         row = s.get(GameRow, gid)
-        seat = next(r for r in usecases.seats_of(s, gid) if r.seat == 0)
+        seat = next(r for r in lookups.seats_of(s, gid) if r.seat == 0)
         notify.decision_or_nothing(s, row, seat, engine.Game.from_json(row.state))
     m = h.mails(app)[-1]
     assert m.to_addr == "ann@example.com"

@@ -127,13 +127,14 @@ def test_vacation_days_say_what_is_left_of_what(app, client):
 
 
 def test_vacation_days_after_an_ended_vacation(app, client):
-    from service.clock import core as clock
+    from service.clock.seats import end_vacation, set_vacation
+    from service.store.clock_models import utcnow
 
     gid, bo = _running(app, client)
     with app.app_context(), db.transaction(write=True) as s:
-        now = clock.utcnow()
-        clock.set_vacation(s, gid, 1, now - timedelta(days=2) + timedelta(days=5), now - timedelta(days=2))
-        clock.end_vacation(s, gid, 1, now)  # two days used, three given back
+        now = utcnow()
+        set_vacation(s, gid, 1, now - timedelta(days=2) + timedelta(days=5), now - timedelta(days=2))
+        end_vacation(s, gid, 1, now)  # two days used, three given back
     page = client.get(bo).text
     assert "Vacation days left in this game: 12 of 14." in page
     assert "Pause my deadlines for this many days (up to 12):" in page
