@@ -116,14 +116,14 @@ def create_app(config: dict | None = None) -> Flask:
     for endpoint in web.OWN_TOKEN_ENDPOINTS:  # a Confirm form carries its own token (see web.routes)
         csrf.exempt(app.view_functions[endpoint])
     from service.mail import render as mail_render
-    from service.render import board, links, moves, results, sheet, text
+    from service.render import board, cards, links, moves, results, sheet, text
 
     # the templates' macros (templates/_board.html, _moves.html, _sheet.html, _chart.html) loop over
     # what render/ prepares from a seat's view: `r.board(view)`, `r.score_rows(view)`, ...: the
     # functions the templates call, each from the module it lives in; texts go through
     # Flask-Babel's `_`/`gettext`, which babel.init_app installed in this environment
     app.jinja_env.globals["r"] = SimpleNamespace(
-        board=board.board, move_form_token=links.move_form_token, move_groups=moves.move_groups,
+        board=board.board, COLUMNS=cards.COLUMNS, move_form_token=links.move_form_token, move_groups=moves.move_groups,
         status_line=moves.status_line, round_result=results.round_result, round_text=results.round_text,
         bar_chart=sheet.bar_chart, score_chart=sheet.score_chart, score_rows=sheet.score_rows,
         sheet_text=sheet.sheet_text, sheet_totals=sheet.sheet_totals, standings=sheet.standings,
