@@ -96,7 +96,8 @@ def test_timeouts_play_through_the_move_use_case(app):
     assert game.version == len(moves)  # every timeout went through the versioned use case once
 
     # Bo acts himself (from his link): his timeouts are forgiven.
-    from service.play import lookups, moves
+    from service.play import lookups
+    from service.play import moves as move_path
     from service.store import db
 
     with app.app_context(), db.transaction(write=True) as s:
@@ -104,7 +105,7 @@ def test_timeouts_play_through_the_move_use_case(app):
         g = lookups.load_engine_game(game)
         owed = {p.seat for p in g.pending()}
         if 1 in owed:
-            moves.play(s, tokens[1], slug_for(timeouts.bot_decision(g, 1)), game.version)
+            move_path.play(s, tokens[1], slug_for(timeouts.bot_decision(g, 1)), game.version)
         else:
             clock_service.player_acted(s, game, lookups.seats_of(s, game_id)[1])
     bo = q(app, select(SeatClock).where(SeatClock.game_id == game_id, SeatClock.seat == 1))[0]
@@ -150,6 +151,7 @@ def test_the_computer_stops_when_the_game_keeps_coming_back_to_one_position(app)
     stops, the decision waits for its player, and both players are told why."""
     import engine
     from service.play import games
+    from service.play import moves as move_path
     from service.store import db
     from service.store.models import GameRow, MoveRow
     from service.store.outbox_models import OutboxMail
@@ -169,7 +171,7 @@ def test_the_computer_stops_when_the_game_keeps_coming_back_to_one_position(app)
     def play(seat: int, moves: list[str]) -> None:
         _g, version = state()
         with app.app_context(), db.transaction(write=True) as s:
-            moves.play(s, tokens[seat], slug_for(moves), version)
+            move_path.play(s, tokens[seat], slug_for(moves), version)
 
     for cell in ("A1", "B1"):  # the opening: two reveals each
         for seat in (0, 1):

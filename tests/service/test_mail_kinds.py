@@ -21,7 +21,8 @@ from engine.game import DOWN
 from engine.plans import parse_plan
 from service.clock.tick import tick
 from service.mail import subjects
-from service.play import games, lookups, moves, notify, timeouts
+from service.play import games, lookups, notify, timeouts
+from service.play import moves as move_path
 from service.render.cards import card_text
 from service.render.links import slug_for
 from service.render.sheet import score_chart
@@ -182,7 +183,7 @@ def _play(app, gid: str, tokens: dict[int, str], moves: list[tuple[int, str]]) -
     for seat, move in moves:
         version = h.game_state(app, gid)[0]
         with app.app_context(), db.transaction(write=True) as s:
-            moves.play(s, tokens[seat], slug_for([move]), version)
+            move_path.play(s, tokens[seat], slug_for([move]), version)
 
 
 def _round_end_block(html: str) -> str:
@@ -338,7 +339,7 @@ def test_reply_box_examples_use_the_seats_own_face_down_cells_and_parse(app, cli
             continue
         with app.app_context(), db.transaction(write=True) as s:
             token = h_token(app, game.id, p.seat)
-            moves.play(s, token, slug_for([move]), version)
+            move_path.play(s, token, slug_for([move]), version)
     assert checked["reveal"] >= 3 and checked["turn"] >= 3, checked
 
 
