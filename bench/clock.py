@@ -3,7 +3,7 @@
     .venv/bin/python bench/clock.py [--db sqlite,postgres] [--due 10000] [--rows 1000000] [--idle-runs 300]
         [--moves 3000]
 
-1. one sweep (`clock.tick`) with `--due` due deadlines (timeouts; no-op handlers, so this measures
+1. one sweep (`tick`) with `--due` due deadlines (timeouts; no-op handlers, so this measures
    the clock's own work: claim, one transaction per row, seat counters, closing the row);
 2. an idle sweep (nothing due) of an empty database and of one with `--rows` non-due rows (half
    open with a deadline in the next two weeks, half closed history, plus the swept rows), taking
@@ -40,7 +40,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sqlalchemy import create_engine, event, text  # noqa: E402
 
-from service.clock import core as clock  # noqa: E402
+from service.clock.deadlines import ClockSettings, board_status, game_clock, schedule_decisions  # noqa: E402
+from service.clock.seats import note_player_acted  # noqa: E402
+from service.clock.tick import create_tables, make_engine, session_factory_for, tick  # noqa: E402
 
 PG_URL = os.environ.get("BENCH_POSTGRES_URL") or os.environ.get(
     "TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
@@ -112,12 +114,12 @@ def idle_times(factories: list, runs: int) -> list[tuple[float, float]]:
     h = NullHandlers()
     for f in factories:
         for _ in range(10):  # warm up the pool and statement caches
-            clock.tick(NOW, f, h)
+            tick(NOW, f, h)
     times: list[list[float]] = [[] for _ in factories]
     for _ in range(runs):
         for i, f in enumerate(factories):
             t = time.perf_counter()
-            r = clock.tick(NOW, f, h)
+            r = tick(NOW, f, h)
             times[i].append(time.perf_counter() - t)
             assert r.claimed == 0
     return [(statistics.median(ts), min(ts)) for ts in times]
@@ -151,13 +153,13 @@ def parallel_sweep(url: str, n: int, due: int) -> float:
 
 
 def worker(url: str, start_at: float) -> None:
-    eng = clock.make_engine(url)
-    factory = clock.session_factory_for(eng)
+    eng = make_engine(url)
+    factory = session_factory_for(eng)
     delay = start_at - time.time()
     if delay > 0:
         time.sleep(delay)
     start = time.time()
-    r = clock.tick(NOW, factory, NullHandlers(), max_rows=10**9)
+    r = tick(NOW, factory, NullHandlers(), max_rows=10**9)
     print(json.dumps({"timeouts": r.timeouts, "errors": r.errors, "start": start, "end": time.time()}))
 
 
@@ -168,7 +170,7 @@ def move_path(eng, moves: int) -> dict:
 
     import engine
 
-    factory = clock.session_factory_for(eng)
+    factory = session_factory_for(eng)
     counting = {"on": False, "n": 0}
 
     @event.listens_for(eng, "before_cursor_execute")
@@ -178,14 +180,14 @@ def move_path(eng, moves: int) -> dict:
     rng = random.Random(1)
     times: list[float] = []
     statements: list[int] = []
-    settings = clock.ClockSettings()
+    settings = ClockSettings()
     game_no = 0
     while len(times) < moves:
         game_id, g = f"m{game_no}", engine.new_game(["Ann", "Bo"], options={"target_score": 10_000},
                                                     seed=f"bench-{game_no}")
         game_no += 1
         with factory() as s:
-            clock.schedule_decisions(s, game_id, g.pending(), g.version, NOW, settings)
+            schedule_decisions(s, game_id, g.pending(), g.version, NOW, settings)
         for step in range(200):
             if len(times) >= moves or g.is_over:
                 break
@@ -196,12 +198,12 @@ def move_path(eng, moves: int) -> dict:
                 s.connection()  # the move's transaction has begun long before the clock's calls
                 counting["on"], counting["n"] = True, 0
                 t = time.perf_counter()
-                clocks, open_rows = clock.game_clock(s, game_id)
-                if clock.note_player_acted(s, game_id, seat, now, clocks=clocks):
+                clocks, open_rows = game_clock(s, game_id)
+                if note_player_acted(s, game_id, seat, now, clocks=clocks):
                     open_rows = None
-                rows = clock.schedule_decisions(s, game_id, g.pending(), g.version, now, settings,
+                rows = schedule_decisions(s, game_id, g.pending(), g.version, now, settings,
                                                 acted_seats=(seat,), clocks=clocks, open_rows=open_rows)
-                clock.board_status(s, game_id, now, clocks=clocks, open_rows=rows)
+                board_status(s, game_id, now, clocks=clocks, open_rows=rows)
                 times.append(time.perf_counter() - t)
                 counting["on"] = False
                 statements.append(counting["n"])
@@ -213,17 +215,17 @@ def move_path(eng, moves: int) -> dict:
 
 def run(name: str, url: str, empty_url: str, due: int, rows: int, idle_runs: int, parallel: int = 4,
         moves: int = 3000) -> dict:
-    eng, empty = clock.make_engine(url), clock.make_engine(empty_url)
-    clock.create_tables(eng)
-    clock.create_tables(empty)
-    factory = clock.session_factory_for(eng)
+    eng, empty = make_engine(url), make_engine(empty_url)
+    create_tables(eng)
+    create_tables(empty)
+    factory = session_factory_for(eng)
     out = {"db": name}
     if moves:
         out.update(move_path(eng, moves))
 
     insert_rows(eng, due, prefix="d", due=True)
     t = time.perf_counter()
-    r = clock.tick(NOW, factory, NullHandlers(), max_rows=due * 2)
+    r = tick(NOW, factory, NullHandlers(), max_rows=due * 2)
     out["sweep_s"] = time.perf_counter() - t
     assert r.timeouts == due and r.errors == 0, r
     out["sweep_rows_per_s"] = due / out["sweep_s"]
@@ -233,7 +235,7 @@ def run(name: str, url: str, empty_url: str, due: int, rows: int, idle_runs: int
         out["parallel_s"] = parallel_sweep(url, parallel, due)
     out["insert_s"] = insert_rows(eng, rows, prefix="n", due=False)
     vacuum(eng)  # the steady state autovacuum keeps (the swept rows left dead index entries)
-    (med0, min0), (med1, min1) = idle_times([clock.session_factory_for(empty), factory], idle_runs)
+    (med0, min0), (med1, min1) = idle_times([session_factory_for(empty), factory], idle_runs)
     out["idle_0_ms"], out["idle_0_min_ms"] = med0 * 1000, min0 * 1000
     out["idle_1m_ms"], out["idle_1m_min_ms"] = med1 * 1000, min1 * 1000
     out["ratio"] = out["idle_1m_ms"] / out["idle_0_ms"]

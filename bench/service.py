@@ -139,7 +139,7 @@ class Conn:
 def setup_games(app, n_games: int) -> list[dict]:
     """Games dealt with known seeds; the bench replays each locally to always send a legal move."""
     import engine
-    from service.play import usecases
+    from service.play.games import accept, create_game
     from service.store import db
 
     games = []
@@ -147,10 +147,10 @@ def setup_games(app, n_games: int) -> list[dict]:
         for i in range(n_games):
             seed = f"bench-{i}-{secrets.token_hex(4)}"
             with db.transaction(write=True) as s:
-                created = usecases.create_game(
+                created = create_game(
                     s, host_name="Ann", host_email=f"ann{i}@bench.test", players=[("Bo", f"bo{i}@bench.test")],
                     options={"target_score": 10_000}, setup={"seed": seed})
-                usecases.accept(s, created.tokens[1])
+                accept(s, created.tokens[1])
             g = engine.new_game(["Ann", "Bo"], options={"target_score": 10_000}, seed=seed)
             games.append({"id": created.game.id, "tokens": created.tokens, "game": g})
     return games
@@ -161,7 +161,7 @@ def plan_moves(app, games: list[dict], per_game: int, seed: int = 1) -> None:
     only POSTs: the client threads share the machine's cores with the server. Each POST carries the
     CSRF token its Confirm page would have had (the bench knows SECRET_KEY, as it knows the seeds)."""
     import engine
-    from service.render import board as render
+    from service.render.links import slug_for
     from service.store import tokens
 
     rng = random.Random(seed)
@@ -176,7 +176,7 @@ def plan_moves(app, games: list[dict], per_game: int, seed: int = 1) -> None:
                 g2 = engine.copy_game(g)
                 g2.play(p.seat, "take")
                 texts = ["take", str(engine.bot_move(g2, p.seat, "greedy", rng))]
-            slug = render.slug_for(texts)
+            slug = slug_for(texts)
             with app.test_request_context():
                 form_token = tokens.move_form_token(gm["tokens"][p.seat], slug, g.decision_id(p.seat))
             body = urlencode({"csrf_token": form_token, "game": gm["id"], "seat": p.seat, "move": slug,
@@ -279,29 +279,29 @@ def mails_per_second(app, seconds: float = 3.0) -> float:
     bodies stored: what the sender does before sending) per second, both halves in the loop."""
     from sqlmodel import select
 
-    from service.clock import core as clock
+    from service.clock.deadlines import board_status
     from service.mail import outbox
+    from service.play import games, lookups
     from service.play import notify as mails
-    from service.play import usecases
     from service.store import db
     from service.store.models import SeatRow
 
     renderer = app.extensions["outbox_renderer"]
     with app.app_context():
         with db.transaction(write=True) as s:
-            created = usecases.create_game(s, host_name="Cy", host_email="cy@bench.test",
+            created = games.create_game(s, host_name="Cy", host_email="cy@bench.test",
                                            players=[("Di", "di@bench.test"), ("Ed", "ed@bench.test")])
             for pos in (1, 2):
-                usecases.accept(s, created.tokens[pos])
+                games.accept(s, created.tokens[pos])
         outbox.render_pending(db.get_engine(), renderer)
         n = 0
         t0 = time.perf_counter()
         while time.perf_counter() - t0 < seconds:
             with db.transaction(write=True) as s:
                 game = s.get(type(created.game), created.game.id)
-                g = usecases.load_engine_game(game)
+                g = lookups.load_engine_game(game)
                 seats = list(s.exec(select(SeatRow).where(SeatRow.game_id == game.id)))
-                status = clock.board_status(s, game.id)  # a move has it from its clock step
+                status = board_status(s, game.id)  # a move has it from its clock step
                 for _ in range(20):
                     for r in seats:
                         mails.decision_or_nothing(s, game, r, g, seats=seats, clock_status=status)

@@ -11,69 +11,88 @@ from typing import Any
 
 from .game import DOWN, GONE, OPENING, OVER, PLAY, STAGE_DRAWN, STAGE_TAKEN, TIE_REVEAL, Game
 from .moves import CELL_NAMES
+from .words import N_, Names, Said
 
 SCHEMA = 1
-# Sentences for event types a variant adds: type -> function(event, names) -> str.
-EVENT_TEXT: dict[str, Callable[[dict[str, Any], list[str]], str]] = {}
+# Sentences for event types a variant adds: type -> function(event, names) -> Said.
+EVENT_TEXT: dict[str, Callable[[dict[str, Any], list[str]], Said]] = {}
 # What a variant adds to the view: variant name -> function(game, data, seat) that extends `data`
 # in place (engine.action registers SKYJO Action's).
 VIEW_EXTENSIONS: dict[str, Callable[[Any, dict[str, Any], int | None], None]] = {}
 _FACE = ("down", "up", "removed")
+# why a seat starts a round (C5), as the `start` event's sentence says it
+_STARTS = {
+    "previous_closer": N_("%(name)s starts (closed the last round)."),
+    "previous_winner": N_("%(name)s starts (won the last round)."),
+    "highest_reveal": N_("%(name)s starts (revealed the highest cards)."),
+    "highest_card": N_("%(name)s starts (revealed the highest card)."),
+    "earliest_seat": N_("%(name)s starts (sits first among the tied)."),
+}
+
+
+def card_said(value: Any) -> Any:
+    """A card's value in a sentence: its number, or "a star" (SKYJO Action, A6)."""
+    return Said(N_("a star")) if value == "star" else str(value)
+
+
+def sentence(event: dict[str, Any], names: list[str]) -> Said:
+    """A public event as a sentence (its message id and params; `str()` is its English). Raises
+    KeyError/IndexError/TypeError for an event without the fields its type needs."""
+    t = event["type"]
+    who = names[event["seat"]] if "seat" in event and event["seat"] is not None else ""
+    card = card_said
+
+    if t == "round_start":
+        return Said(N_("Round %(n)s is dealt; everyone reveals two cards."), n=event["round"])
+    if t == "reveal":
+        return Said(N_("%(name)s revealed %(cell)s: %(card)s."), name=who, cell=event["cell"],
+                    card=card(event["value"]))
+    if t == "start_tie":
+        return Said(N_("%(names)s are tied for the start and reveal one more card."),
+                    names=", ".join(names[s] for s in event["seats"]))
+    if t == "start":
+        return Said(_STARTS.get(event.get("reason", ""), N_("%(name)s starts.")), name=who)
+    if t == "draw":
+        return Said(N_("%(name)s drew a card from the draw pile."), name=who)
+    if t == "take":
+        return Said(N_("%(name)s took the %(card)s from the discard pile."), name=who, card=card(event["value"]))
+    if t == "swap":
+        return Said(N_("%(name)s put the %(card)s on %(cell)s and discarded the %(old)s."), name=who,
+                    card=card(event["value"]), cell=event["cell"], old=card(event["discarded"]))
+    if t == "flip":
+        return Said(N_("%(name)s discarded the %(old)s and turned up %(cell)s: %(card)s."), name=who,
+                    old=card(event["discarded"]), cell=event["cell"], card=card(event["value"]))
+    if t == "remove_column":
+        return Said(N_("%(name)s's column %(column)s of %(card)ss is removed."), name=who, column=event["column"],
+                    card=card(event["value"]))
+    if t == "close":
+        return Said(N_("%(name)s has no face-down card left and closes the round; everyone else plays once more."),
+                    name=who)
+    if t == "reshuffle":
+        return Said(N_("The draw pile was empty: %(n)s discarded cards are shuffled into a new one."),
+                    n=event["count"])
+    if t == "final_reveal":
+        return Said(N_("All remaining cards are turned up."))
+    if t == "round_end":
+        scores = ", ".join(f"{names[s]} {v}" for s, v in enumerate(event["scores"]) if v is not None)
+        if event["doubled"]:
+            return Said(N_("Round %(n)s scores: %(scores)s (%(doubled)s doubled)."), n=event["round"], scores=scores,
+                        doubled=", ".join(names[s] for s in event["doubled"]))
+        return Said(N_("Round %(n)s scores: %(scores)s."), n=event["round"], scores=scores)
+    if t == "extra_round":
+        return Said(N_("%(names)s are tied for the lowest total and play one more round."),
+                    names=", ".join(names[s] for s in event["seats"]))
+    if t == "game_over":
+        return Said(N_("Game over: %(names)s won."), names=Names(names[s] for s in event["winners"]))
+    extra = EVENT_TEXT.get(t)
+    if extra is not None:
+        return extra(event, names)
+    return Said(t.replace("_", " "))
 
 
 def describe(event: dict[str, Any], names: list[str]) -> str:
     """An English sentence for a public event."""
-    t = event["type"]
-    who = names[event["seat"]] if "seat" in event and event["seat"] is not None else ""
-
-    def card(v: Any) -> str:
-        return "a star" if v == "star" else str(v)
-
-    if t == "round_start":
-        return f"Round {event['round']} is dealt; everyone reveals two cards."
-    if t == "reveal":
-        return f"{who} revealed {event['cell']}: {card(event['value'])}."
-    if t == "start_tie":
-        return (
-            f"{', '.join(names[s] for s in event['seats'])} are tied for the start and reveal one more card."
-        )
-    if t == "start":
-        why = {
-            "previous_closer": "closed the last round",
-            "previous_winner": "won the last round",
-            "highest_reveal": "revealed the highest cards",
-            "highest_card": "revealed the highest card",
-            "earliest_seat": "sits first among the tied",
-        }.get(event.get("reason", ""), "")
-        return f"{who} starts" + (f" ({why})." if why else ".")
-    if t == "draw":
-        return f"{who} drew a card from the draw pile."
-    if t == "take":
-        return f"{who} took the {card(event['value'])} from the discard pile."
-    if t == "swap":
-        return f"{who} put the {card(event['value'])} on {event['cell']} and discarded the {card(event['discarded'])}."
-    if t == "flip":
-        return f"{who} discarded the {card(event['discarded'])} and turned up {event['cell']}: {card(event['value'])}."
-    if t == "remove_column":
-        return f"{who}'s column {event['column']} of {card(event['value'])}s is removed."
-    if t == "close":
-        return f"{who} has no face-down card left and closes the round; everyone else plays once more."
-    if t == "reshuffle":
-        return f"The draw pile was empty: {event['count']} discarded cards are shuffled into a new one."
-    if t == "final_reveal":
-        return "All remaining cards are turned up."
-    if t == "round_end":
-        parts = [f"{names[s]} {v}" for s, v in enumerate(event["scores"]) if v is not None]
-        extra = f" ({', '.join(names[s] for s in event['doubled'])} doubled)" if event["doubled"] else ""
-        return f"Round {event['round']} scores: {', '.join(parts)}{extra}."
-    if t == "extra_round":
-        return f"{', '.join(names[s] for s in event['seats'])} are tied for the lowest total and play one more round."
-    if t == "game_over":
-        return f"Game over: {' and '.join(names[s] for s in event['winners'])} won."
-    extra = EVENT_TEXT.get(t)
-    if extra is not None:
-        return extra(event, names)
-    return t.replace("_", " ")
+    return str(sentence(event, names))
 
 
 def with_text(event: dict[str, Any], names: list[str]) -> dict[str, Any]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import secrets
 from pathlib import Path
+from types import SimpleNamespace
 
 from flask import Flask
 from flask_babel import Babel
@@ -124,19 +125,26 @@ def create_app(config: dict | None = None) -> Flask:
     csrf.init_app(app)
     ratelimit.init_app(app)
     i18n.init_app(app, babel)  # catalogues compiled when stale; a seat's language, else the browser's
-    from service.web import bounce_pages
+    from service.web import mail_pages
 
     app.register_blueprint(web.bp)
-    app.register_blueprint(bounce_pages.bp)
-    for endpoint in web.OWN_TOKEN_ENDPOINTS | bounce_pages.OWN_TOKEN_ENDPOINTS:  # their own tokens (web.routes)
+    app.register_blueprint(mail_pages.bp)
+    for endpoint in web.OWN_TOKEN_ENDPOINTS | mail_pages.OWN_TOKEN_ENDPOINTS:  # their own tokens (web.routes)
         csrf.exempt(app.view_functions[endpoint])
     from service.mail import render as mail_render
-    from service.render import board as render
+    from service.render import board, cards, links, moves, results, sheet, text
 
     # the templates' macros (templates/_board.html, _moves.html, _sheet.html, _chart.html) loop over
-    # what render/ prepares from a seat's view: `r.board(view)`, `r.score_rows(view)`, ...; texts go
-    # through Flask-Babel's `_`/`gettext`, which babel.init_app installed in this environment
-    app.jinja_env.globals["r"] = render
+    # what render/ prepares from a seat's view: `r.board(view)`, `r.score_rows(view)`, ...: the
+    # functions the templates call, each from the module it lives in; texts go through
+    # Flask-Babel's `_`/`gettext`, which babel.init_app installed in this environment
+    app.jinja_env.globals["r"] = SimpleNamespace(
+        board=board.board, COLUMNS=cards.COLUMNS, move_form_token=links.move_form_token, move_groups=moves.move_groups,
+        bounced_path=links.bounced_path,
+        status_line=moves.status_line, round_result=results.round_result, round_text=results.round_text,
+        bar_chart=sheet.bar_chart, score_chart=sheet.score_chart, score_rows=sheet.score_rows,
+        sheet_text=sheet.sheet_text, sheet_totals=sheet.sheet_totals, standings=sheet.standings,
+        links_text=text.links_text, text_board=text.text_board)
     app.extensions["outbox_renderer"] = mail_render.renderer_for(app)  # mails are rendered when sent
     from service.mail.delivery import STILL_OWED_KEY
     from service.play import notify

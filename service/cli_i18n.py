@@ -1,13 +1,13 @@
 """`skyjo-pbem i18n update | compile | check`: the catalogues in translations/ (issue 17).
 
-    skyjo-pbem i18n update    extract every msgid from service/ and templates/ (babel.cfg) and merge
+    skyjo-pbem i18n update    extract every msgid from engine/, service/ and templates/ (babel.cfg) and merge
                               it into translations/<lang>/LC_MESSAGES/messages.po for each language
                               (new entries empty, changed ones marked fuzzy, gone ones kept as #~)
     skyjo-pbem i18n compile   write the .mo files (the app also does this at start when a .po is newer)
     skyjo-pbem i18n check     per language: messages, translated, untranslated, fuzzy, and msgids of
                               the code missing from the catalogue; exit 1 unless all are complete
 
-The same as `pybabel extract -F babel.cfg -k _l -k lazy_gettext -k lazy_ngettext:1,2 -o messages.pot .`
+The same as `pybabel extract -F babel.cfg -k N_ -k _l -k lazy_gettext -k lazy_ngettext:1,2 -o messages.pot .`
 then `pybabel update -i messages.pot -d translations`.
 """
 
@@ -25,7 +25,7 @@ from babel.messages.pofile import read_po, write_po
 
 from service.i18n import ROOT, TRANSLATED, TRANSLATIONS, compile_catalogues
 
-KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "lazy_gettext": None, "_l": None,
+KEYWORDS = {"N_": None, "_": None, "gettext": None, "ngettext": (1, 2), "lazy_gettext": None, "_l": None,
             "lazy_ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
 
 

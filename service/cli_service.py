@@ -70,15 +70,16 @@ def cmd_db_upgrade(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from service.play import usecases
+    from service.play import games
+    from service.play.errors import NotFound
     from service.store import db
 
     app = _app()
     with app.app_context():
         try:
             with db.transaction() as s:
-                record = usecases.export_record(s, args.game)
-        except usecases.NotFound as exc:
+                record = games.export_record(s, args.game)
+        except NotFound as exc:
             print(f"skyjo-pbem export: {exc.message} ({args.game!r})", file=sys.stderr)
             return 2
     json.dump(record, sys.stdout, indent=2, ensure_ascii=False)

@@ -26,6 +26,7 @@ from flask import g, has_request_context, request
 from flask_babel import force_locale, get_locale, gettext, refresh
 
 from service.clock.zones import to_local
+from service.words.names import joined_names
 
 ROOT = Path(__file__).resolve().parent.parent
 TRANSLATIONS = ROOT / "translations"
@@ -134,12 +135,6 @@ def speaking(lang: str | None) -> Iterator[None]:
     the answer to its reply. Needs an app context (without one, English)."""
     with force_locale(known(lang)):
         yield
-
-
-def joined_names(names: list[str]) -> str:
-    if len(names) == 1:
-        return names[0]
-    return gettext("%(first)s and %(last)s", first=", ".join(names[:-1]), last=names[-1])
 
 
 def game_title(names: list[str]) -> str:

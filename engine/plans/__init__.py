@@ -40,12 +40,14 @@ The package, lowest layer first: `conditions` (the `if ...` tests and the text c
 
 from __future__ import annotations
 
+from ..words import N_
 from .conditions import CONDITION_HELP, Condition, parse_condition
 from .grammar import MAX_PLAN_CHARS, parse_plan, read_plan
 from .plan import Branch, Plan, PlanSteps, Stop, deck_values, validate_plan
 
 __all__ = [
     "COMMAND_HELP",
+    "COMMAND_HELP_LINES",
     "CONDITION_HELP",
     "MAX_PLAN_CHARS",
     "Branch",
@@ -60,8 +62,10 @@ __all__ = [
     "validate_plan",
 ]
 
-# Two lines for every turn mail and error answer (plain text; the mail layer may wrap them).
-COMMAND_HELP = (
-    "Reply with your move on the first line: draw swap B2 | draw flip C3 | take swap C1 | reveal A1.\n"
-    "Decide on the card you draw: draw: if 4 or less swap B2, if 9 or more flip C3, else swap A1."
+# Two lines for every turn mail and error answer (plain text; the mail layer may wrap them), each a
+# message id the service says in the reader's language (service/words)
+COMMAND_HELP_LINES = (
+    N_("Reply with your move on the first line: draw swap B2 | draw flip C3 | take swap C1 | reveal A1."),
+    N_("Decide on the card you draw: draw: if 4 or less swap B2, if 9 or more flip C3, else swap A1."),
 )
+COMMAND_HELP = "\n".join(COMMAND_HELP_LINES)

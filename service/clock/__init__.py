@@ -8,6 +8,7 @@ store/ only: the handlers that act on a due row are injected (`play.timeouts`, r
 * `deadlines`: settings, the deadline rows the move's transaction keeps in step, `board_status`;
 * `seats`: a seat's settings, the player acting, play now, vacations;
 * `tick`: the sweep (claims with a conditional UPDATE, SKIP LOCKED on PostgreSQL);
-* `scheduler`: APScheduler 3.x running `tick` on an interval;
-* `core`: the public names of the above in one namespace.
+* `scheduler`: APScheduler 3.x running `tick` on an interval.
+
+Callers import each name from its module (naive UTC times: `store.outbox_models.naive_utc`).
 """

@@ -30,8 +30,8 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session
 
 from service.clock.zones import defer_quiet
-from service.clock.zones import naive as _naive
 from service.store.clock_models import Deadline, SeatClock
+from service.store.outbox_models import naive_utc as _naive
 
 HOUR = 3600
 DAY = 24 * HOUR

@@ -1,4 +1,4 @@
-"""APScheduler 3.x runs `clock.tick` on an interval: in the background of `skyjo-pbem serve`
+"""APScheduler 3.x runs `tick` on an interval: in the background of `skyjo-pbem serve`
 (`start_in_process`) or as `skyjo-pbem worker` (`run_worker`, any number of them). Beside it, once
 a day (and a minute after the start), the outbox's retention (`skyjo-pbem prune`, issue 29.5),
 injected by `create_app` like the reply poller; it is safe with several processes pruning at once.
@@ -23,7 +23,7 @@ from datetime import UTC, datetime, timedelta
 from apscheduler.jobstores.base import JobLookupError
 from apscheduler.schedulers.background import BackgroundScheduler
 
-from service.clock import core as clock
+from service.clock.tick import ClockHandlers, TickReport, tick
 
 log = logging.getLogger(__name__)
 
@@ -93,10 +93,10 @@ def make_tick_job(session_factory, handlers, *, context: Callable | None = None,
     """The job function: one sweep at the real time; logs and swallows errors (the next run
     retries), returns the report."""
 
-    def job() -> clock.TickReport | None:
+    def job() -> TickReport | None:
         try:
             with (context() if context else nullcontext()):
-                report = clock.tick(None, session_factory, handlers, **tick_kwargs)
+                report = tick(None, session_factory, handlers, **tick_kwargs)
         except Exception:  # noqa: BLE001 - keep the scheduler alive; the next sweep retries
             log.exception("clock sweep failed")
             return None
@@ -155,7 +155,7 @@ def _scheduler(cls, job: Callable, interval: float, app=None):
     return sched
 
 
-def start_in_process(app_or_factory, handlers: clock.ClockHandlers | None = None, *,
+def start_in_process(app_or_factory, handlers: ClockHandlers | None = None, *,
                      interval: float | None = None, use_reloader: bool | None = None) -> BackgroundScheduler | None:
     """Start the clock in a background thread of this process (once; later calls return the running
     scheduler). `app_or_factory`: the Flask app (sessions from `db.transaction(write=True)`, handlers

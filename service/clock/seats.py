@@ -25,9 +25,9 @@ from service.clock.deadlines import (
     seat_states,
     sync,
 )
-from service.clock.zones import naive as _naive
 from service.clock.zones import next_local_time, valid_zone
 from service.store.clock_models import DigestSchedule, SeatClock
+from service.store.outbox_models import naive_utc as _naive
 
 _ST = SeatClock.__table__
 _RESET_SEAT = (update(_ST).where(_ST.c.game_id == bindparam("b_game_id"), _ST.c.seat == bindparam("b_seat"))

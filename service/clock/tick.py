@@ -31,10 +31,10 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from service.clock.deadlines import BOT_PLAYED_AFTER, open_deadlines, plan
-from service.clock.zones import naive as _naive
 from service.clock.zones import next_local_time
 from service.store import db
 from service.store.clock_models import CLOCK_TABLES, Deadline, DigestSchedule, SeatClock, utcnow
+from service.store.outbox_models import naive_utc as _naive
 
 log = logging.getLogger(__name__)
 

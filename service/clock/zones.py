@@ -12,7 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 from zoneinfo import TZPATH, ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
-from service.store.clock_models import utcnow
+from service.store.outbox_models import naive_utc
 
 QUIET_START = time(22, 0)
 QUIET_END = time(8, 0)
@@ -35,19 +35,12 @@ def valid_zone(name: str) -> bool:
 
 
 
-def naive(value: datetime | None) -> datetime:
-    """`value` as naive UTC (None: now)."""
-    if value is None:
-        return utcnow()
-    if value.tzinfo is not None:
-        return value.astimezone(UTC).replace(tzinfo=None)
-    return value
 
 
 
 def to_local(t: datetime, tz: str | None) -> datetime:
     """Naive UTC -> aware local time (for showing deadlines in the player's zone)."""
-    return naive(t).replace(tzinfo=UTC).astimezone(zone(tz))
+    return naive_utc(t).replace(tzinfo=UTC).astimezone(zone(tz))
 
 
 
@@ -63,7 +56,7 @@ def next_local_time(t: datetime, tz: str | None, at: time = QUIET_END, *, strict
     z = zone(tz)
     local = to_local(t, tz)
     candidate = datetime.combine(local.date(), at, tzinfo=z)
-    base = naive(t)
+    base = naive_utc(t)
     for _ in range(3):
         utc = candidate.astimezone(UTC).replace(tzinfo=None)
         if utc > base or (not strict and utc == base):
@@ -74,7 +67,7 @@ def next_local_time(t: datetime, tz: str | None, at: time = QUIET_END, *, strict
 
 def defer_quiet(t: datetime, tz: str | None) -> datetime:
     """`t` if it is outside quiet hours in `tz`, else the next 08:00 local (naive UTC)."""
-    t = naive(t)
+    t = naive_utc(t)
     return next_local_time(t, tz, QUIET_END) if is_quiet(t, tz) else t
 
 

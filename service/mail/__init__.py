@@ -1,4 +1,4 @@
-"""mail: everything that leaves or arrives as mail. Imports store/ and render/ only.
+"""mail: everything that leaves or arrives as mail. Imports store/, render/, words/ and i18n only.
 
 Leaving (the transactional outbox): `outbox` queues rows in the caller's transaction, `delivery`
 claims due rows with leases and sends them with retries, `sender` runs delivery in a background

@@ -18,7 +18,7 @@ from service.mail import subjects
 from service.mail.outbox import insert_mail
 from service.mail.render import is_view
 from service.mail.talk import since_last_mail
-from service.render import board as render
+from service.render.links import base_url, never_mail_url, seat_url, unsubscribe_url
 from service.store import tokens
 from service.store.models import GameRow, SeatRow
 
@@ -59,7 +59,7 @@ def send(s, game: GameRow, seat: SeatRow, template: str, *, asks: bool = False, 
     lang = seat.lang or DEFAULT
     title = game.title if lang == DEFAULT else _title_in(s, game, lang)
     context = _plain({**ctx, "game": _game_ctx(game, title), "seat": _seat_ctx(seat), "token": token,
-                      "base": render.base_url(), "asks": asks, "lang": lang})
+                      "base": base_url(), "asks": asks, "lang": lang})
     if subject is None:
         with speaking(lang):  # the subject in the recipient's language, like the body
             subject = subjects.subject_for(template, title, ctx)
@@ -73,7 +73,7 @@ def send(s, game: GameRow, seat: SeatRow, template: str, *, asks: bool = False, 
 def _unsubscribe_url(template: str, token: str) -> str:
     """RFC 8058 one-click target: an invitation's is "no mail from this service at all" (issue 29:
     the address has no game here yet), every other mail's is this game's mails."""
-    return render.never_mail_url(token) if template == "invitation" else render.unsubscribe_url(token)
+    return never_mail_url(token) if template == "invitation" else unsubscribe_url(token)
 
 
 def _game_ctx(game: GameRow, title: str | None = None) -> dict:
@@ -131,7 +131,7 @@ def invitation(s, game: GameRow, seat: SeatRow, host: SeatRow, seats: list[SeatR
         lang = seat.lang or DEFAULT
         previous = rematch_of.title if lang == DEFAULT else _title_in(s, rematch_of, lang)
     send(s, game, seat, "invitation", host=host, seats=seats, rematch_of=previous, starts_thread=not again,
-         never_url=render.never_mail_url(tokens.seat_token(seat.token_salt)))
+         never_url=never_mail_url(tokens.seat_token(seat.token_salt)))
 
 
 def host_created(s, game: GameRow, host: SeatRow, seats: list[SeatRow]) -> None:
@@ -154,7 +154,7 @@ def bounce_notice(s, game: GameRow, seat: SeatRow, message: Callable[[], str], f
     host's mail only): the page to correct the address or hand the seat to the computer."""
     with speaking(seat.lang):
         text = message()
-    send(s, game, seat, "notice", message=text, fix_url=render.base_url() + fix_path if fix_path else None)
+    send(s, game, seat, "notice", message=text, fix_url=base_url() + fix_path if fix_path else None)
 
 
 def new_link(s, game: GameRow, seat: SeatRow) -> None:
@@ -169,11 +169,11 @@ def links(s, entries: list[tuple[GameRow, SeatRow]]) -> None:
     first_game, first_seat = entries[0]
     lang = first_seat.lang or DEFAULT
     items = [{"title": g.title if lang == DEFAULT else _title_in(s, g, lang), "status": g.status,
-              "url": render.seat_url(tokens.seat_token(r.token_salt))} for g, r in entries]
+              "url": seat_url(tokens.seat_token(r.token_salt))} for g, r in entries]
     with speaking(lang):
         subject = _("Your SKYJO links")
     insert_mail(s, to_addr=first_seat.email, to_name=first_seat.name, subject=subject,
-                template="links", context=_plain({"items": items, "base": render.base_url(), "lang": lang}),
+                template="links", context=_plain({"items": items, "base": base_url(), "lang": lang}),
                 thread_key=f"links-{first_seat.email.lower()}")
 
 
@@ -186,5 +186,5 @@ def digest(s, address: str, to_name: str, games: list[dict], *, now: datetime | 
         subject = (_("SKYJO: %(n)s games are waiting for you", n=len(games)) if len(games) > 1
                    else _("SKYJO: a game is waiting for you"))
     insert_mail(s, to_addr=address, to_name=to_name, subject=subject, template="digest",
-                context=_plain({"games": games, "base": render.base_url(), "lang": lang}),
+                context=_plain({"games": games, "base": base_url(), "lang": lang}),
                 thread_key=f"digest-{address}", now=now)

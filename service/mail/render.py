@@ -6,7 +6,7 @@ the same Jinja environment and macros as the pages) and translations only.
 A mail's language is the app's locale in the sender's app context (Flask-Babel's `get_locale`);
 the move links, the group titles and the clock's sentences are written at render time in it.
 A mail that asks for a decision gets the "Play the whole turn by replying" box: examples written
-for the seat's own board (`render.reply_examples`), then the two lines of command help."""
+for the seat's own board (`reply_examples`), then the command help (`words.sentences`)."""
 
 from __future__ import annotations
 
@@ -14,13 +14,14 @@ from collections.abc import Callable
 from datetime import datetime
 
 from flask import current_app, has_app_context, render_template
-from flask_babel import gettext as _
 
 from service.i18n import current, speaking
-from service.play.reply_words import in_words_of
-from service.render import board as render
 from service.render.clock_text import clock_lines
-from service.render.events import with_texts
+from service.render.links import move_path, seat_path
+from service.render.moves import move_groups
+from service.render.reply_box import reply_examples
+from service.words.reply_words import in_words_of
+from service.words.sentences import command_help, with_texts
 
 
 def is_view(value) -> bool:
@@ -40,23 +41,6 @@ def _revive(value):
     return value
 
 
-# SKYJO Action's own moves (A4 b, A7, A9, A9.3), as the help shows them in the reader's words
-ACTION_EXAMPLES = ("action row 2", "play double-move", "play insight column B of me", "pick 2 C3", "decline")
-
-
-def command_help(action: bool = False) -> list[str]:
-    """How to answer by mail, line by line (mails that ask for a decision), in the reader's
-    language with its words for the moves (`play.reply_words` reads them; a test plays each
-    language's examples). The English is `engine.plans.COMMAND_HELP`; a SKYJO Action game's help
-    adds its own moves by name."""
-    lines = [_("Reply with your move on the first line: draw swap B2 | draw flip C3 | take swap C1 | reveal A1."),
-             _("Decide on the card you draw: draw: if 4 or less swap B2, if 9 or more flip C3, else swap A1.")]
-    if action:
-        examples = " | ".join(in_words_of(e, current()) for e in ACTION_EXAMPLES)
-        lines.append(_("SKYJO Action's moves: %(examples)s.", examples=examples))
-    return lines
-
-
 def render_intent(template: str, context: dict) -> tuple[str, str]:
     """The text and HTML bodies of a queued intent (needs an app context for templates and
     translations; no database). Links are built from the token and base URL stored at queue time."""
@@ -71,11 +55,11 @@ def _render(template: str, ctx: dict) -> tuple[str, str]:
         ctx["events"] = with_texts(ctx["events"], [p["name"] for p in ctx["view"]["players"]])
     if ctx.pop("links", False):
         view = ctx["view"]
-        groups = render.move_groups(view)
+        groups = move_groups(view)
         bound = view.get("decision") or view["version"]  # (a view queued before decision ids: its version)
         for g in groups:
             for opt in g["options"]:
-                opt["url"] = base + render.move_path(token, opt["slug"], bound)
+                opt["url"] = base + move_path(token, opt["slug"], bound)
         ctx["groups"] = groups
     else:
         ctx.setdefault("groups", [])
@@ -83,11 +67,11 @@ def _render(template: str, ctx: dict) -> tuple[str, str]:
         ctx.update(clock_lines(ctx.pop("clock")))
     asks = ctx.pop("asks", False)
     # the reply examples in the reader's words (`reply_words` reads them back)
-    box = [{**ex, "text": in_words_of(ex["text"], current())} for ex in render.reply_examples(ctx.get("view"))]
+    box = [{**ex, "text": in_words_of(ex["text"], current())} for ex in reply_examples(ctx.get("view"))]
     action = is_view(ctx.get("view")) and "action" in ctx["view"]
     ctx.update(base_url=base, reply_help=command_help(action) if asks else None, reply_box=box if asks else [])
     if token is not None:
-        ctx.update(token=token, seat_url=base + render.seat_path(token), prefs_url=f"{base}/s/{token}/prefs")
+        ctx.update(token=token, seat_url=base + seat_path(token), prefs_url=f"{base}/s/{token}/prefs")
     return render_template(f"mail/{template}.txt", **ctx), render_template(f"mail/{template}.html", **ctx)
 
 

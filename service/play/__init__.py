@@ -9,6 +9,7 @@
 * `clock_service`: the clock's settings from the game row, `dealt` / `moved`, what pages show of it;
 * `timeouts`: the handlers the clock's sweep calls (bot move, reminder, digest);
 * `reply_service`: a received reply mail, from its address to the plan it plays;
-* `lookups`, `errors`: reading a game by token, the errors a use case raises;
-* `usecases`: the names above in one namespace for web/ and the CLI.
+* `lookups`, `errors`: reading a game by token, the errors a use case raises.
+
+Callers (web/, the CLI, the tools) import each use case from its module: there is no namespace module.
 """

@@ -22,13 +22,24 @@ from sqlalchemy import event
 from sqlmodel import Session
 
 import engine
-from service.clock import core as clock
 from service.clock import scheduler
-from service.clock.core import ClockSettings
+from service.clock.deadlines import (
+    BOT_PLAYED_AFTER,
+    MAIL_PREFS,
+    MAX_VACATION,
+    ClockSettings,
+    board_status,
+    close_game,
+    game_clock,
+    open_deadlines,
+    schedule_decisions,
+)
 from service.clock.entries import clock_entry, others_entries, rules_of, viewer_zone
+from service.clock.seats import note_player_acted, seat_clock, set_seat_settings, vacation_left
+from service.clock.zones import valid_zone
 from service.play.lookups import seats_of
 from service.render.clock_text import local_text, others_lines, own_line, rules_line
-from service.store.clock_models import Deadline
+from service.store.clock_models import Deadline, utcnow
 from service.store.models import GameRow, SeatRow
 
 _by_clock: contextvars.ContextVar[bool] = contextvars.ContextVar("skyjo_played_by_clock", default=False)
@@ -66,18 +77,18 @@ def _settings(hours: float, reminder_hours: tuple, policy: str) -> ClockSettings
 def dealt(s: Session, game: GameRow, seats: list[SeatRow], g: engine.Game, now: datetime | None = None) -> None:
     """At the deal: each seat's address, time zone (its own, else the host's, else UTC) and mail
     preference, then the first decisions' deadlines."""
-    now = now or clock.utcnow()
+    now = now or utcnow()
     host = next((r for r in seats if r.is_host), None)
     host_tz = getattr(host, "tz", None) if host else None
     for r in seats:
         if r.seat is None:
             continue
-        pref = r.mail_pref if r.mail_pref in clock.MAIL_PREFS else "every"
+        pref = r.mail_pref if r.mail_pref in MAIL_PREFS else "every"
         tz = getattr(r, "tz", None) or host_tz or "UTC"
-        clock.set_seat_settings(s, game.id, r.seat, now=now, address=None if r.computer else r.email,
-                                tz=tz if clock.valid_zone(tz) else "UTC", mail_pref="off" if r.computer else pref,
+        set_seat_settings(s, game.id, r.seat, now=now, address=None if r.computer else r.email,
+                                tz=tz if valid_zone(tz) else "UTC", mail_pref="off" if r.computer else pref,
                                 computer=bool(r.computer))
-    rows = clock.schedule_decisions(s, game.id, g.pending(), g.version, now, settings_for(game))
+    rows = schedule_decisions(s, game.id, g.pending(), g.version, now, settings_for(game))
     if any(r.computer and r.seat in {row.seat for row in rows} for r in seats):
         wake_clock_after_commit(s)
 
@@ -99,39 +110,39 @@ def _wake_now(s: Session) -> None:
 def moved(s: Session, game: GameRow, new: engine.Game, seat: int, now: datetime | None = None) -> dict[int, dict] | None:
     """After a decision was applied (in its transaction): a human move ends bot play and resets the
     timeout count; then the deadline rows follow the new pending decisions (or all close at game
-    over). Returns the game's `clock.board_status` as of this move (None at game over), for the turn
+    over). Returns the game's `board_status` as of this move (None at game over), for the turn
     mails. One SELECT (the seat clocks and open rows), one UPDATE closing rows, one INSERT."""
-    now = now or clock.utcnow()
+    now = now or utcnow()
     human = not played_by_clock()
     if new.is_over:
         if human:
-            clock.note_player_acted(s, game.id, seat, now)
-        clock.close_game(s, game.id, now)
+            note_player_acted(s, game.id, seat, now)
+        close_game(s, game.id, now)
         return None
-    clocks, open_rows = clock.game_clock(s, game.id)
-    if human and clock.note_player_acted(s, game.id, seat, now, clocks=clocks):
+    clocks, open_rows = game_clock(s, game.id)
+    if human and note_player_acted(s, game.id, seat, now, clocks=clocks):
         open_rows = None  # bot play ended: the seat's rows changed, read them again
-    rows = clock.schedule_decisions(s, game.id, new.pending(), new.version, now, settings_for(game),
+    rows = schedule_decisions(s, game.id, new.pending(), new.version, now, settings_for(game),
                                     acted_seats=(seat,), clocks=clocks, open_rows=open_rows)
     if any(r.id is None and clocks.get(r.seat) is not None and clocks[r.seat].computer for r in rows):
         wake_clock_after_commit(s)  # a computer seat owes a new decision
-    return clock.board_status(s, game.id, now, clocks=clocks, open_rows=rows)
+    return board_status(s, game.id, now, clocks=clocks, open_rows=rows)
 
 
 def open_decisions(s: Session, game: GameRow, seat: int | None = None) -> list[Deadline]:
     """The game's open decisions (of one seat) as `Deadline` rows, by seat."""
-    return clock.open_deadlines(s, game.id, seat)
+    return open_deadlines(s, game.id, seat)
 
 
 def board_status_of(s: Session, game: GameRow, now: datetime | None = None) -> dict[int, dict]:
-    """`clock.board_status` of the game (pages, mails outside a move)."""
-    return clock.board_status(s, game.id, now)
+    """`board_status` of the game (pages, mails outside a move)."""
+    return board_status(s, game.id, now)
 
 
 def player_acted(s: Session, game: GameRow, seat: SeatRow, now: datetime | None = None) -> None:
     """Any other POST by the player (vacation, preferences, ...): ends bot play."""
     if seat.seat is not None:
-        clock.note_player_acted(s, game.id, seat.seat, now)
+        note_player_acted(s, game.id, seat.seat, now)
 
 
 def deadline_text(s: Session, game: GameRow, seat_row: SeatRow, now: datetime | None = None,
@@ -166,22 +177,22 @@ def board_clock(s: Session | None, game: GameRow, seat: SeatRow | None, now: dat
     out = {"deadline_text": None, "clock_notes": [], "vacation": None, "play_now": []}
     if game.status != "active" or s is None:
         return out
-    now = now or clock.utcnow()
+    now = now or utcnow()
     status = board_status_of(s, game, now)
     seats = seats_of(s, game.id)
     out["clock_notes"] = others_notes(s, game, seats, seat, status=status) + [rules_text(game)]
     if seat is None:
         return out
     out["deadline_text"] = deadline_text(s, game, seat, status=status)
-    sc = clock.seat_clock(s, game.id, seat.seat)
+    sc = seat_clock(s, game.id, seat.seat)
     away = sc.vacation_until if sc is not None and sc.vacation_until and sc.vacation_until > now else None
-    total = clock.MAX_VACATION.total_seconds()
+    total = MAX_VACATION.total_seconds()
     booked = sc.vacation_used_s if sc is not None else 0  # the current vacation counts whole
     out["vacation"] = {"until": local_text(away, viewer_zone(status, seat)) if away else None,
                        # what is left of the game's 14 days, and the most a vacation from now may last
                        # (a new one replaces the current one and gives back its unused part)
                        "left": int(max(0, total - booked) // 86400), "of": int(total // 86400),
-                       "left_days": int(clock.vacation_left(sc, now).total_seconds() // 86400)}
+                       "left_days": int(vacation_left(sc, now).total_seconds() // 86400)}
     if seat.is_host and game.timeout_policy == "wait":
         out["play_now"] = [{"seat": r.seat, "name": r.name} for r in seats
                            if r.seat is not None and r.seat != seat.seat and status.get(r.seat, {}).get("deadlines")]
@@ -195,9 +206,9 @@ def timeout_notes(s: Session, game: GameRow, seats: list[SeatRow],
     whether the seat was played by the computer already (then the mover is not told again). The lines
     are functions: each recipient's mail says them in its own language (`notify.in_language_of`)."""
     name = next((r.name for r in seats if r.seat == mover), "?")
-    sc = clock.seat_clock(s, game.id, mover)
+    sc = seat_clock(s, game.id, mover)
     count = sc.consecutive_timeouts if sc is not None else 0
-    already = bool(sc is not None and sc.bot_played and count > clock.BOT_PLAYED_AFTER)
+    already = bool(sc is not None and sc.bot_played and count > BOT_PLAYED_AFTER)
     if sc is not None and sc.bot_played:
         def everyone() -> str:
             return _("The computer made this decision for %(name)s (it plays for them until they act again).",
@@ -206,9 +217,9 @@ def timeout_notes(s: Session, game: GameRow, seats: list[SeatRow],
         def everyone() -> str:
             return _("%(name)s's time ran out: the computer made this decision for them.", name=name)
     back = None
-    if sc is not None and sc.bot_played and count == clock.BOT_PLAYED_AFTER:
+    if sc is not None and sc.bot_played and count == BOT_PLAYED_AFTER:
         def back() -> str:
             return _("You missed %(n)s deadlines in a row, so the computer plays for you from now on. To take "
                      "over again, open any link of ours or your board page and make a move or change a "
-                     "setting.", n=clock.BOT_PLAYED_AFTER)
+                     "setting.", n=BOT_PLAYED_AFTER)
     return everyone, back, already

@@ -12,16 +12,17 @@ from sqlmodel import Session, select
 
 import engine
 from service import i18n
-from service.clock import core as clock
+from service.clock.deadlines import ClockError, ClockSettings
+from service.clock.zones import valid_zone
 from service.i18n import speaking
 from service.mail import compose as mails
 from service.play import blocklist, clock_service, notify, talk
 from service.play.computer import LEVELS, computer_name
 from service.play.errors import Conflict, Forbidden, Invalid, NotFound
 from service.play.lookups import seat_by_token, seats_of
-from service.play.refusals import say
 from service.store import tokens
 from service.store.models import GameRow, MoveRow, SeatRow, utcnow
+from service.words.sentences import say
 
 MAX_PLAYERS = 8
 MIN_PLAYERS = 2
@@ -91,12 +92,12 @@ def create_game(s: Session, *, host_name: str, host_email: str, players: list[In
         engine.new_game(names, variant=variant, options=options or {}, seed=1)
     except ValueError as exc:
         raise Invalid(say(exc)) from exc
-    if host_tz is not None and not clock.valid_zone(host_tz):
+    if host_tz is not None and not valid_zone(host_tz):
         raise Invalid(_("Unknown time zone."))
     reminder_hours = [24, 4] if reminder_hours is None else list(reminder_hours)
     try:
-        clock.ClockSettings.from_hours(decision_hours, reminder_hours, timeout_policy)
-    except clock.ClockError as exc:
+        ClockSettings.from_hours(decision_hours, reminder_hours, timeout_policy)
+    except ClockError as exc:
         raise Invalid(_("The clock settings are not valid: %(why)s", why=str(exc))) from exc
     game = GameRow(id=tokens.new_game_id(), variant=variant, options=dict(options or {}),
                    decision_hours=decision_hours, title=game_title(names), setup=dict(setup or {}),
@@ -160,7 +161,7 @@ def deal(s: Session, game: GameRow, seats: list[SeatRow]) -> engine.Game:
 def accept(s: Session, token: str, tz: str | None = None, lang: str | None = None) -> tuple[SeatRow, GameRow, bool]:
     """`tz`: the player's time zone (IANA name; None = the host's). Returns the seat, the game and
     whether the seat had accepted already (a double click: nothing is done twice)."""
-    if tz is not None and not clock.valid_zone(tz):
+    if tz is not None and not valid_zone(tz):
         raise Invalid(_("Unknown time zone."))
     seat, game = seat_by_token(s, token, lock=True)
     if seat.status == "accepted":  # also once the game was dealt: a double click is no conflict

@@ -30,10 +30,10 @@ from engine.view import with_text
 from service.play import clock_service, notify
 from service.play.errors import Conflict, Forbidden, Invalid, NotFound
 from service.play.lookups import load_engine_game, seat_by_token, seats_of
-from service.play.refusals import say
-from service.play.reply_words import in_words_of, to_english
-from service.render import board as render
+from service.render.links import texts_of_slug
 from service.store.models import GameRow, MoveRow, SeatRow, utcnow
+from service.words.reply_words import in_words_of, to_english
+from service.words.sentences import say
 
 
 @dataclass
@@ -53,7 +53,7 @@ class PlanPlayed(Played):
 def parse_slug(slug: str, game: engine.Game | None = None) -> list[str]:
     """Move texts of a link: `take-swap-B2` -> ["take", "swap B2"]; canonical when the engine game is
     given (its variant's grammar). Raises NotFound for a malformed link."""
-    texts = render.texts_of_slug(slug)
+    texts = texts_of_slug(slug)
     if texts is None:
         raise NotFound(_("This move link is not valid."))
     if game is None:

@@ -20,8 +20,8 @@ from service.i18n import speaking
 from service.mail import compose
 from service.mail.compose import send
 from service.play import clock_service, lookups
-from service.render.events import with_texts
 from service.store.models import GameRow, MoveRow, SeatRow, utcnow
+from service.words.sentences import with_texts
 
 
 def in_language_of(seat: SeatRow, note: Callable[[], str] | str | None) -> str | None:

@@ -37,12 +37,13 @@ from service.i18n import speaking
 from service.mail import bounces as verp
 from service.mail.body import as_message
 from service.mail.replies import REPLY_LOCAL_PART, InboundReply, message_key, read_reply
-from service.play import bounces, notify, talk, usecases
-from service.play.reply_words import in_words_of
+from service.play import bounces, lookups, moves, notify, talk
+from service.play.errors import Conflict, UseCaseError
 from service.store import tokens
 from service.store.db import transaction
 from service.store.models import GameRow, MessageRow, SeatRow
 from service.store.reply_models import InboundReplyRow
+from service.words.reply_words import in_words_of
 
 log = logging.getLogger(__name__)
 
@@ -164,7 +165,7 @@ def _find_seat(s: Session, tags: list[str]) -> tuple[SeatRow, GameRow, str] | No
         game = s.get(GameRow, parts[0])
         if game is None:
             continue
-        for seat in usecases.seats_of(s, game.id):
+        for seat in lookups.seats_of(s, game.id):
             if tokens.check_reply_token(tag, game.id, seat.token_hash):
                 return seat, game, tag
     return None
@@ -187,14 +188,14 @@ def _apply(s: Session, seat: SeatRow, game: GameRow, r: InboundReply, version: i
         notify.reply_answer(s, game, seat, headline=stale_headline, details=said_note)
         return "stale"
     try:
-        played = usecases.play_plan_for(s, seat, game, text, version)
-    except usecases.Conflict as exc:
+        played = moves.play_plan_for(s, seat, game, text, version)
+    except Conflict as exc:
         if exc.context.get("stale") and game.status == "active":
             notify.reply_answer(s, game, seat, headline=stale_headline, details=[exc.message, *said_note])
             return "stale"
         notify.reply_answer(s, game, seat, headline=_("Not applied."), details=[exc.message, *said_note])
         return "closed" if game.status != "active" else "stale"
-    except usecases.UseCaseError as exc:
+    except UseCaseError as exc:
         details = [_("You wrote: %(text)s", text=wrote)] if wrote else []
         details += [exc.message, *said_note]
         notify.reply_answer(s, game, seat, headline=_("Not applied: your reply could not be played."),
@@ -216,7 +217,7 @@ def _say(s: Session, seat: SeatRow, game: GameRow, said: str) -> tuple[MessageRo
         return None, []
     try:
         message = talk.from_reply(s, game, seat, said)
-    except usecases.UseCaseError as exc:
+    except UseCaseError as exc:
         return None, [exc.message]
     return message, [_("Your message was passed on to the table: %(text)s", text=_echo(message.text))]
 

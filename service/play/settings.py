@@ -10,13 +10,22 @@ from flask_babel import gettext as _
 from sqlalchemy import func
 from sqlmodel import Session, select
 
-from service.clock import core as clock
+from service.clock.deadlines import ClockError
+from service.clock.seats import (
+    end_vacation,
+    play_now,
+    seat_clock,
+    set_seat_settings,
+    set_vacation,
+    vacation_left,
+)
 from service.i18n import LANGUAGES
 from service.mail import compose as mails
 from service.play import clock_service
 from service.play.errors import Conflict, Forbidden, Invalid
 from service.play.lookups import seat_at, seat_by_token
 from service.store import tokens
+from service.store.clock_models import utcnow
 from service.store.models import GameRow, SeatRow
 
 
@@ -78,12 +87,12 @@ def start_vacation(s: Session, token: str, days: int, now: datetime | None = Non
     if not isinstance(days, int) or not 1 <= days <= 14:
         raise Invalid(_("A vacation lasts from 1 to 14 days."))
     seat, game = _owned(s, token)
-    now = now or clock.utcnow()
+    now = now or utcnow()
     until = now + timedelta(days=days)
     try:
-        clock.set_vacation(s, game.id, seat.seat, until, now)
-    except clock.ClockError as exc:
-        left = clock.vacation_left(clock.seat_clock(s, game.id, seat.seat), now)
+        set_vacation(s, game.id, seat.seat, until, now)
+    except ClockError as exc:
+        left = vacation_left(seat_clock(s, game.id, seat.seat), now)
         raise Invalid(_("At most 14 days of vacation per game; %(days)s days left.",
                                  days=round(left.total_seconds() / 86400, 1)), clock_error=str(exc)) from exc
     return until
@@ -91,7 +100,7 @@ def start_vacation(s: Session, token: str, days: int, now: datetime | None = Non
 
 def stop_vacation(s: Session, token: str, now: datetime | None = None) -> None:
     seat, game = _owned(s, token)
-    clock.end_vacation(s, game.id, seat.seat, now)
+    end_vacation(s, game.id, seat.seat, now)
     clock_service.player_acted(s, game, seat, now)
 
 
@@ -107,7 +116,7 @@ def host_play_now(s: Session, token: str, seat_no: int, now: datetime | None = N
     if target is None or target.seat == host.seat:
         raise Invalid(_("No such player in this game."))
     clock_service.player_acted(s, game, host, now)
-    if clock.play_now(s, game.id, target.seat, now) == 0:
+    if play_now(s, game.id, target.seat, now) == 0:
         raise Conflict(_("%(name)s owes no decision right now.", name=target.name))
     return target.name
 
@@ -115,7 +124,7 @@ def host_play_now(s: Session, token: str, seat_no: int, now: datetime | None = N
 def mirror_mail_pref(s: Session, game: GameRow, seat: SeatRow, now: datetime | None = None) -> None:
     """`seat.mail_pref` changed: the clock's copy follows (reminders, digests)."""
     if seat.seat is not None and game.state is not None:
-        clock.set_seat_settings(s, game.id, seat.seat, now=now, address=seat.email, mail_pref=seat.mail_pref)
+        set_seat_settings(s, game.id, seat.seat, now=now, address=seat.email, mail_pref=seat.mail_pref)
 
 
 def unsubscribe(s: Session, token: str) -> SeatRow:

@@ -33,9 +33,9 @@ from service.mail import compose as mails
 from service.mail.reply_text import ReplyCommands
 from service.play.errors import Forbidden, Invalid, NotFound
 from service.play.lookups import load_engine_game, lock_game, log_by_move, seat_by_token, seats_of
-from service.play.reply_words import to_english
 from service.render.talk import timeline
 from service.store.models import MAX_MESSAGE_CHARS, GameRow, MessageRow, SeatRow, utcnow
+from service.words.reply_words import to_english
 
 RATE_PER_HOUR = 20
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")

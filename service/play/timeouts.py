@@ -1,4 +1,4 @@
-"""The clock's handlers in the service (`ServiceClockHandlers`, injected into `clock.tick` by the
+"""The clock's handlers in the service (`ServiceClockHandlers`, injected into `tick` by the
 scheduler through `app.extensions["clock_handlers"]`, which `create_app` sets):
 
 * `on_timeout`: the strong bot's decision for the late seat, through the one move path
@@ -19,15 +19,15 @@ from flask_babel import gettext as _
 from sqlmodel import Session
 
 import engine
-from service.clock import core as clock
+from service.clock.deadlines import open_deadlines
 from service.i18n import game_title, speaking
 from service.mail import compose as mails
 from service.mail.talk import since_last_mail
 from service.play import computer, moves, notify
 from service.play.clock_service import playing_for_the_player
 from service.play.lookups import load_engine_game, seat_at, seats_of
-from service.render import board as render
 from service.render.clock_text import local_text
+from service.render.links import seat_url, slug_for
 from service.store import tokens
 from service.store.clock_models import Deadline, SeatClock
 from service.store.models import GameRow
@@ -77,7 +77,7 @@ class ServiceClockHandlers:
             for _step in range(3):  # a drawn card is placed at once too (draw, then swap/flip)
                 # the one move path; Conflict (somebody moved at the same moment) propagates: the
                 # clock retries later
-                moves.play(s, token, render.slug_for(bot_decision(g, d.seat)), expected)
+                moves.play(s, token, slug_for(bot_decision(g, d.seat)), expected)
                 g = load_engine_game(game)  # (the move's UPDATE gave `game` its new state)
                 if game.status != "active" or not _owes(g, d.seat, "place_drawn"):
                     break
@@ -118,12 +118,12 @@ class ServiceClockHandlers:
             if game is None or seat is None or game.status != "active" or game.state is None:
                 continue
             view = engine.view(load_engine_game(game), sc.seat, log=False)
-            due = clock.open_deadlines(s, sc.game_id, sc.seat)
+            due = open_deadlines(s, sc.game_id, sc.seat)
             lang = lang or seat.lang  # one mail per address: in the language of its first game's seat
             with speaking(lang):
                 games.append({"title": game.title if lang == "en" else game_title(
                                   [r.name for r in seats_of(s, game.id)]), "view": view,
-                              "url": render.seat_url(tokens.seat_token(seat.token_salt)),
+                              "url": seat_url(tokens.seat_token(seat.token_salt)),
                               "due": local_text(due[0].deadline_at, sc.tz) if due else None,
                               "talk": since_last_mail(s, game, seat)})
             to_name = seat.name

@@ -20,8 +20,9 @@ from flask_babel import gettext as _
 from engine.action.moves import ActionMove
 from engine.moves import CELL_NAMES
 from service.render import action_text as at
-from service.render.cards import action_effect, action_name, name_of, picker_rows
+from service.render.cards import name_of, picker_rows
 from service.render.links import slug_for
+from service.words.names import action_effect, action_name
 
 TWO_STEP = ("swap-own", "swap-with-player", "insight")
 MAX_PICK = 40

@@ -13,7 +13,8 @@ from flask_babel import gettext as _
 from engine.action.moves import ActionMove, parse_action_move
 from engine.errors import MoveParseError
 from engine.moves import CELL_NAMES, COLUMN_NAMES
-from service.render.cards import action_effect, action_name, card_text, line_name, name_of
+from service.render.cards import card_text, name_of
+from service.words.names import action_effect, action_name, line_name
 
 MAX_TEXT = 120  # a move text longer than this is no move of ours (links carry at most 120 characters)
 

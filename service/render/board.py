@@ -1,119 +1,14 @@
 """The board as data for the `boards` macro (templates/_board.html): every player's grid with its
 name, tags and totals, then the piles, from a seat's view only (C13: a face-down cell carries no
-value, so no template can draw one; a drawn card's value is in the view only for its drawer).
-
-This module is also render/'s front: web/, play/ and mail/ call `render.<name>` on it, and the
-templates see it as the global `r` (set up in `service.create_app`), so it re-exports the
-functions of its sibling modules that those callers use:
-- cards: card texts and classes, the players in the viewer's order;
-- links: paths, URLs and move slugs;
-- moves: the move groups and pickers, the Confirm sentence, the status line;
-- sheet: score rows, chart data (SVG for pages, table bars for mails), standings, the text sheet;
-- results: a round's end (final boards, score parts), as data and as text;
-- reply_box: the reply examples of a mail that asks for a decision;
-- text: the plain-text board and links of mails;
-- clock_text: the clock's sentences.
-`_` is Flask-Babel's `gettext` (code that calls `render._` gets the standard function)."""
+value, so no template can draw one; a drawn card's value is in the view only for its drawer)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from flask_babel import gettext as _
-
-from service.render.action_moves import held_names, pick_highlight, row_cards
-from service.render.cards import (
-    COLUMNS,
-    ROWS,
-    action_effect,
-    action_name,
-    card,
-    card_class,
-    card_text,
-    grid_rows,
-    held_value,
-    name_of,
-    players_in_order,
-)
-from service.render.clock_text import clock_lines, local_text, others_lines, own_line, rules_line
-from service.render.links import (
-    base_url,
-    bounced_path,
-    is_cell,
-    move_form_token,
-    move_path,
-    move_url,
-    never_mail_url,
-    prefs_url,
-    seat_path,
-    seat_url,
-    slug_for,
-    split_move,
-    texts_of_slug,
-    unsubscribe_url,
-    watch_path,
-    watch_url,
-)
-from service.render.moves import describe, done_words, highlight_cells, move_groups, picker_rows, status_line
-from service.render.reply_box import reply_examples
-from service.render.results import round_result, round_text
-from service.render.sheet import bar_chart, score_chart, score_rows, sheet_text, sheet_totals, standings
-from service.render.text import links_text, text_board
-
-__all__ = [
-    "COLUMNS",
-    "ROWS",
-    "_",
-    "action_effect",
-    "action_name",
-    "bar_chart",
-    "base_url",
-    "board",
-    "card",
-    "card_class",
-    "card_text",
-    "clock_lines",
-    "describe",
-    "done_words",
-    "grid_rows",
-    "held_value",
-    "highlight_cells",
-    "is_cell",
-    "links_text",
-    "local_text",
-    "move_form_token",
-    "move_groups",
-    "move_path",
-    "move_url",
-    "name_of",
-    "others_lines",
-    "own_line",
-    "pick_highlight",
-    "picker_rows",
-    "players_in_order",
-    "prefs_url",
-    "reply_examples",
-    "round_result",
-    "round_text",
-    "rules_line",
-    "score_chart",
-    "score_rows",
-    "seat_path",
-    "seat_url",
-    "sheet_text",
-    "sheet_totals",
-    "slug_for",
-    "split_move",
-    "standings",
-    "status_line",
-    "text_board",
-    "texts_of_slug",
-    "unsubscribe_url",
-    "bounced_path",
-    "never_mail_url",
-    "watch_path",
-    "watch_url",
-]
+from service.render.action_moves import held_names, row_cards
+from service.render.cards import card, card_class, card_text, grid_rows, name_of, players_in_order
+from service.words.names import action_name
 
 
 def board(view: dict, highlight: Iterable[str] = ()) -> dict:

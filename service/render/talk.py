@@ -4,7 +4,7 @@ all text: a link in a message stays text). No HTML here."""
 
 from __future__ import annotations
 
-from service.render.events import event_text
+from service.words.sentences import event_text
 
 
 def timeline(log: list[dict], talk: list[dict], names: list[str] | None = None) -> list[dict]:
@@ -12,7 +12,7 @@ def timeline(log: list[dict], talk: list[dict], names: list[str] | None = None) 
     with `at` (the log's length when the message was written), `id`, `name`, `text` (None when the
     host hid it) and `hidden`. Each item is `{"text": ...}` for an event, and for a message the
     message's fields with `talk: True`. `names` (the players'): events said in the current language
-    (`render.events`); without, the engine's English text."""
+    (`words.sentences`); without, the engine's English text."""
     items: list[dict] = []
     pending = sorted(talk, key=lambda m: (m["at"], m["id"]))
     k = 0

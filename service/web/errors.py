@@ -7,7 +7,7 @@ from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
-from service.play.usecases import UseCaseError
+from service.play.errors import UseCaseError
 
 TITLES = {
     400: lambda: _("That did not work"),

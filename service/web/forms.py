@@ -12,8 +12,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import Email, InputRequired, Length, NumberRange, Optional, ValidationError
 
 import engine
-from service.clock.core import valid_zone
-from service.clock.zones import zone_groups
+from service.clock.zones import valid_zone, zone_groups
 from service.i18n import DEFAULT, LANGUAGES
 
 MAX_OTHERS = 7

@@ -5,22 +5,26 @@ from __future__ import annotations
 import re
 import time
 
-from flask import Blueprint, abort, current_app, flash, render_template, request, url_for
+from flask import Blueprint, abort, current_app, flash, render_template, request
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 
 from service import i18n
 from service.clock.zones import zone_groups
 from service.mail.sender import wake_background_sender
-from service.play import clock_service, talk, usecases
-from service.play.reply_words import in_words_of
-from service.play.usecases import Conflict, NotFound
-from service.render import board as render
+from service.play import clock_service, games, lookups, moves, settings, talk
+from service.play.errors import Conflict, Invalid, NotFound
+from service.render.action_moves import pick_highlight
+from service.render.links import move_path, seat_path, watch_path
+from service.render.moves import describe, done_words, highlight_cells, move_groups, status_line
+from service.render.reply_box import reply_examples
+from service.render.sheet import score_chart, score_rows, standings
 from service.store import tokens
 from service.store.db import transaction
 from service.store.models import GameRow, SeatRow
 from service.web import ratelimit
 from service.web.forms import INT32, LinksForm, NewGameForm, db_int
+from service.words.reply_words import in_words_of
 
 bp = Blueprint("web", __name__)
 GAME_ID = re.compile(r"[0-9a-f]{1,24}")
@@ -28,7 +32,7 @@ GAME_ID = re.compile(r"[0-9a-f]{1,24}")
 # POST views that check a token of their own instead of the session's CSRF token (see
 # `service._csrf_protect`): a move's Confirm form (`tokens.move_form_token`) and RFC 8058 one-click
 # unsubscribe (the seat's link token; the mail client posts no form)
-OWN_TOKEN_ENDPOINTS = frozenset({"web.move", "web.unsubscribe"})
+OWN_TOKEN_ENDPOINTS = frozenset({"web.move"})
 
 
 def _see_other(location: str):
@@ -74,14 +78,14 @@ def new_game():
     if form.validate_on_submit():
         try:
             with transaction(write=True) as s:
-                created = usecases.create_game(
+                created = games.create_game(
                     s, host_name=form.host_name.data, host_email=form.host_email.data,
                     players=form.others(), variant=form.variant.data, options=form.options(),
                     decision_hours=form.decision_hours.data,
                     setup=current_app.config.get("GAME_SETUP"), host_tz=form.host_tz.data,
                     reminder_hours=form.reminders(), timeout_policy=form.timeout_policy.data,
                     host_lang=form.host_lang.data, langs=form.languages())
-        except usecases.Invalid as exc:
+        except Invalid as exc:
             form.form_errors.append(exc.message)
         else:
             i18n.use_seat(form.host_lang.data)  # the host's pages from here on
@@ -91,7 +95,7 @@ def new_game():
             else:
                 flash(_("Your game is set up and the invitations are on their way. Keep this page's address: "
                         "it is your personal link (it was mailed to you too)."))
-            return _see_other(render.seat_path(created.tokens[0]))
+            return _see_other(seat_path(created.tokens[0]))
     status = 400 if request.method == "POST" else 200
     return render_template("new.html", form=form), status
 
@@ -108,7 +112,7 @@ def links():
         address = form.email.data.strip().lower()
         if ratelimit.allow("links-to", current_app.config["LINKS_RECIPIENT_RATE_LIMIT"], key=address):
             with transaction(write=True) as s:
-                usecases.mail_my_links(s, form.email.data)
+                settings.mail_my_links(s, form.email.data)
         time.sleep(max(0.0, current_app.config["LINKS_ANSWER_SECONDS"] - (time.monotonic() - started)))
         return render_template("message.html", title=_("Check your mail"), status=200, message=_(
             "If that address plays in any game here, we have sent it the links."))
@@ -122,18 +126,18 @@ def links():
 
 def _board_context(game: GameRow, seat: SeatRow | None, token: str | None, view: dict, timeline: list[dict],
                    pick: str | None = None) -> dict:
-    groups = render.move_groups(view, pick) if seat is not None else []
+    groups = move_groups(view, pick) if seat is not None else []
     for g in groups:
         for opt in g["options"]:
-            opt["url"] = render.move_path(token, opt["slug"], view["decision"])
+            opt["url"] = move_path(token, opt["slug"], view["decision"])
             opt["form_token"] = tokens.move_form_token(token, opt["slug"], view["decision"])
     return {"game": game, "seat": seat, "token": token, "view": view, "groups": groups, "timeline": timeline,
-            "rows": render.score_rows(view), "chart": render.score_chart(view),
-            "standings": render.standings(view) if view.get("phase") == "game_over" else None,
-            "status_line": render.status_line(view),
-            "plan_examples": render.reply_examples(view) if seat is not None else [],
-            "watch_url": render.watch_path(game.id, game.spectator_salt),
-            "deadline": usecases.deadline_of(game), **_clock_board(game, seat)}
+            "rows": score_rows(view), "chart": score_chart(view),
+            "standings": standings(view) if view.get("phase") == "game_over" else None,
+            "status_line": status_line(view),
+            "plan_examples": reply_examples(view) if seat is not None else [],
+            "watch_url": watch_path(game.id, game.spectator_salt),
+            "deadline": lookups.deadline_of(game), **_clock_board(game, seat)}
 
 
 def _clock_board(game: GameRow, seat: SeatRow | None) -> dict:
@@ -148,14 +152,14 @@ def _seat_page(token: str, *, message: str | None = None, status: int = 200, hig
                confirm: dict | None = None, template: str = "board.html", talk_text: str | None = None,
                done: str | None = None, plan_text: str | None = None, pick: str | None = None):
     """A seat's page. `message`: why something was not done (the red box); `done`: what was (green).
-    `pick`: a first choice of a SKYJO Action pair (`?pick=`, render.move_groups): the page offers
+    `pick`: a first choice of a SKYJO Action pair (`?pick=`, move_groups): the page offers
     its second step; a GET, so it changes nothing."""
     with transaction() as s:
-        seat, game = usecases.seat_by_token(s, token)
-        seats = usecases.seats_of(s, game.id)
+        seat, game = lookups.seat_by_token(s, token)
+        seats = lookups.seats_of(s, game.id)
         playing = game.status not in {"inviting", "cancelled"} and game.state is not None
         view, timeline = talk.board(s, game, seat.seat) if playing else (None, [])
-        rematch_of = usecases.rematch_of_title(s, game) if view is None else None
+        rematch_of = games.rematch_of_title(s, game) if view is None else None
     title = i18n.game_title([r.name for r in seats if r.status != "declined"])  # in the reader's language
     if view is None:
         host_tz = next((r.tz for r in seats if r.is_host and r.tz), None) or "UTC"
@@ -164,7 +168,7 @@ def _seat_page(token: str, *, message: str | None = None, status: int = 200, hig
                                default_lang=i18n.browser_language() if seat.status == "invited" else seat.lang,
                                title=title), status
     ctx = _board_context(game, seat if seat.seat is not None else None, token, view, timeline, pick)
-    highlight = set(highlight) | render.pick_highlight(pick)
+    highlight = set(highlight) | pick_highlight(pick)
     return render_template(template, message=message, title=title, done=done, highlight=highlight, confirm=confirm,
                            talk_text=talk_text, plan_text=plan_text, **ctx), status
 
@@ -180,21 +184,21 @@ def _done_message(token: str, version: int) -> str | None:
     """"Done: take + swap B2" after a Confirm: this seat's decision that produced `version` (from
     the move log, so a made-up `done` shows nothing)."""
     with transaction() as s:
-        seat, game = usecases.seat_by_token(s, token)
-        moves = usecases.decision_at(s, game, seat, version)
-        view = usecases.view_for(s, game, seat.seat) if moves and game.state is not None else None
-    if not moves:
+        seat, game = lookups.seat_by_token(s, token)
+        made = moves.decision_at(s, game, seat, version)
+        view = lookups.view_for(s, game, seat.seat) if made and game.state is not None else None
+    if not made:
         return None
     if view is not None and view.get("action") is not None:  # Action cards by name (in the reader's words)
-        return _("Done: %(what)s", what=render.done_words(view, moves))
-    return _("Done: %(what)s", what=in_words_of(" + ".join(moves), i18n.current()))
+        return _("Done: %(what)s", what=done_words(view, made))
+    return _("Done: %(what)s", what=in_words_of(" + ".join(made), i18n.current()))
 
 
 @bp.route("/s/<token>/m/<slug>", methods=["GET", "HEAD", "POST"])  # POST: its own token (OWN_TOKEN_ENDPOINTS)
 def move(token: str, slug: str):
     """A move link (`?d=<decision>`, issue 15.1; `?v=<version>` in mails of before): GET and HEAD
     show the move with a Confirm form, POST plays it."""
-    texts = usecases.parse_slug(slug)
+    texts = moves.parse_slug(slug)
     if request.method == "POST":
         return _play(token, slug, texts)
     decision = request.args.get("d") or None
@@ -202,19 +206,19 @@ def move(token: str, slug: str):
     if decision is None and version is None:
         raise NotFound(_("This move link is not valid."))
     with transaction() as s:  # one read: the check and the view see the same version
-        seat, game = usecases.seat_by_token(s, token)
-        g = usecases.load_engine_game(game) if game.state is not None else None
+        seat, game = lookups.seat_by_token(s, token)
+        g = lookups.load_engine_game(game) if game.state is not None else None
         if g is not None:
-            texts = usecases.parse_slug(slug, g)
-        reason = usecases.stale_reason(s, game, seat, texts, version, decision=decision, g=g)
-        view = None if reason else usecases.view_for(s, game, seat.seat)
+            texts = moves.parse_slug(slug, g)
+        reason = moves.stale_reason(s, game, seat, texts, version, decision=decision, g=g)
+        view = None if reason else lookups.view_for(s, game, seat.seat)
     if reason:
         return _seat_page(token, message=reason)
     # a link of before decision ids that is still good (its seat has not moved since) is confirmed
     # for the decision its seat owes now
     confirm = {"slug": slug, "texts": texts, "decision": decision or view["decision"],
-               "text": render.describe(view, texts), "game": game.id, "seat": seat.seat}
-    return _seat_page(token, highlight=render.highlight_cells(texts), confirm=confirm,
+               "text": describe(view, texts), "game": game.id, "seat": seat.seat}
+    return _seat_page(token, highlight=highlight_cells(texts), confirm=confirm,
                       template="confirm.html")
 
 
@@ -236,7 +240,7 @@ def _play(token: str, slug: str, texts: list[str]):
     for attempt in range(3):
         try:
             with transaction(write=True) as s:
-                played = usecases.play(s, token, slug, version, decision=decision, form_game=form_game,
+                played = moves.play(s, token, slug, version, decision=decision, form_game=form_game,
                                        form_seat=form_seat)
             break
         except Conflict as exc:
@@ -246,7 +250,7 @@ def _play(token: str, slug: str, texts: list[str]):
                 continue
             _acted_anyway(token)
             return _seat_page(token, message=exc.message, status=409)
-    return _see_other(f"{render.seat_path(token)}?done={played.game.version}")
+    return _see_other(f"{seat_path(token)}?done={played.game.version}")
 
 
 @bp.post("/s/<token>/plan")
@@ -259,24 +263,24 @@ def plan(token: str):
         abort(400)
     try:
         with transaction(write=True) as s:
-            played = usecases.play_plan(s, token, form.get("plan", ""), version, form_game=form.get("game"),
+            played = moves.play_plan(s, token, form.get("plan", ""), version, form_game=form.get("game"),
                                         form_seat=form.get("seat", type=db_int))
     except Conflict as exc:  # the typed plan stays in its field, to be corrected
         return _seat_page(token, message=exc.message, status=409, plan_text=form.get("plan", ""))
-    except usecases.Invalid as exc:
+    except Invalid as exc:
         return _seat_page(token, message=exc.message, status=400, plan_text=form.get("plan", ""))
     if played.stopped:  # played up to a move that depends on a card the plan turned up (issue 20.3)
         flash(_("Done: %(what)s", what=in_words_of(", ".join(played.moves), i18n.current())) + " " + played.stopped)
     else:
         flash(_("Done: %(what)s", what=in_words_of(played.plan_text, i18n.current())))
-    return _see_other(render.seat_path(token))
+    return _see_other(seat_path(token))
 
 
 def _acted_anyway(token: str) -> None:
     """A player's POST that changed nothing (e.g. a used-up link) still shows they are there: the
     computer stops playing for them (its own transaction; the move's was rolled back)."""
     with transaction(write=True) as s:
-        seat, game = usecases.seat_by_token(s, token)
+        seat, game = lookups.seat_by_token(s, token)
         if game.status == "active":
             clock_service.player_acted(s, game, seat)
 
@@ -288,10 +292,10 @@ def talk_write(token: str):
     try:
         with transaction(write=True) as s:
             talk.write(s, token, text)
-    except usecases.Invalid as exc:
+    except Invalid as exc:
         return _seat_page(token, message=exc.message, status=400, talk_text=text)
     flash(_("Your message is on the table."))
-    return _see_other(render.seat_path(token) + "#talk")
+    return _see_other(seat_path(token) + "#talk")
 
 
 @bp.post("/s/<token>/talk/<int:message_id>/hide")
@@ -302,7 +306,7 @@ def talk_hide(token: str, message_id: int):
     with transaction(write=True) as s:
         talk.hide(s, token, message_id)
     flash(_("The message is hidden."))
-    return _see_other(render.seat_path(token) + "#talk")
+    return _see_other(seat_path(token) + "#talk")
 
 
 @bp.post("/s/<token>/vacation")
@@ -310,19 +314,19 @@ def vacation(token: str):
     """The board's vacation form: pause my deadlines for some days (up to 14 per game)."""
     days = request.form.get("days", type=db_int)
     if days is None:
-        raise usecases.Invalid(_("Give the number of days (1 to 14)."))
+        raise Invalid(_("Give the number of days (1 to 14)."))
     with transaction(write=True) as s:
-        usecases.start_vacation(s, token, days)
+        settings.start_vacation(s, token, days)
     flash(_("Enjoy your break: your deadlines are paused for %(n)s days.", n=days))
-    return _see_other(render.seat_path(token))
+    return _see_other(seat_path(token))
 
 
 @bp.post("/s/<token>/vacation/end")
 def vacation_end(token: str):
     with transaction(write=True) as s:
-        usecases.stop_vacation(s, token)
+        settings.stop_vacation(s, token)
     flash(_("Welcome back: your deadlines run again."))
-    return _see_other(render.seat_path(token))
+    return _see_other(seat_path(token))
 
 
 @bp.post("/s/<token>/play-now")
@@ -330,11 +334,11 @@ def play_now(token: str):
     """The host's "play for them now" (policy `wait`): the computer decides for that player."""
     target = request.form.get("seat", type=db_int)
     if target is None:
-        raise usecases.Invalid(_("Choose a player."))
+        raise Invalid(_("Choose a player."))
     with transaction(write=True) as s:
-        name = usecases.host_play_now(s, token, target)
+        name = settings.host_play_now(s, token, target)
     flash(_("The computer will make %(name)s's decision within a minute.", name=name))
-    return _see_other(render.seat_path(token))
+    return _see_other(seat_path(token))
 
 
 @bp.post("/s/<token>/accept")
@@ -342,22 +346,22 @@ def accept(token: str):
     tz = (request.form.get("tz") or "").strip() or None
     lang = i18n.known(request.form["lang"]) if request.form.get("lang") else None
     with transaction(write=True) as s:
-        _seat, game, already = usecases.accept(s, token, tz=tz, lang=lang)
+        _seat, game, already = games.accept(s, token, tz=tz, lang=lang)
     i18n.use_seat(_seat.lang)
     if already:
         flash(_("You already accepted this invitation."))
     else:
         flash(_("You are in! The cards are dealt as soon as everybody has answered.")
               if game.status == "inviting" else _("You are in!"))
-    return _see_other(render.seat_path(token))
+    return _see_other(seat_path(token))
 
 
 @bp.post("/s/<token>/decline")
 def decline(token: str):
     with transaction(write=True) as s:
-        usecases.decline(s, token)
+        games.decline(s, token)
     flash(_("You declined the invitation. The host has been told."))
-    return _see_other(render.seat_path(token))
+    return _see_other(seat_path(token))
 
 
 @bp.post("/s/<token>/computer")
@@ -365,70 +369,36 @@ def computer_seat(token: str):
     """The host lets the computer play a seat whose player declined (issue 18)."""
     position = request.form.get("position", type=db_int)
     if position is None:
-        raise usecases.Invalid(_("Choose a seat."))
+        raise Invalid(_("Choose a seat."))
     with transaction(write=True) as s:
-        row = usecases.computer_takes_seat(s, token, position, request.form.get("level", ""))
+        row = games.computer_takes_seat(s, token, position, request.form.get("level", ""))
     flash(_("%(name)s plays this seat.", name=row.name))
-    return _see_other(render.seat_path(token))
+    return _see_other(seat_path(token))
 
 
 @bp.post("/s/<token>/cancel")
 def cancel(token: str):
     with transaction(write=True) as s:
-        usecases.cancel(s, token)
+        games.cancel(s, token)
     flash(_("The game is cancelled; the players have been told."))
-    return _see_other(render.seat_path(token))
+    return _see_other(seat_path(token))
 
 
 @bp.post("/s/<token>/rotate")
 def rotate(token: str):
     with transaction(write=True) as s:
-        _seat, new = usecases.rotate_token(s, token)
+        _seat, new = settings.rotate_token(s, token)
     flash(_("Your link was replaced; old links and mails no longer work. Bookmark this page."))
-    return _see_other(render.seat_path(new))
+    return _see_other(seat_path(new))
 
 
 @bp.post("/s/<token>/rematch")
 def rematch(token: str):
     with transaction(write=True) as s:
-        _game, new, already = usecases.rematch(s, token)
+        _game, new, already = games.rematch(s, token)
     flash(_("You are in the rematch that was already started.") if already
           else _("Rematch! Invitations are on their way."))
-    return _see_other(render.seat_path(new))
-
-
-@bp.route("/s/<token>/prefs", methods=["GET", "POST"])
-def prefs(token: str):
-    if request.method == "POST":
-        with transaction(write=True) as s:
-            seat = usecases.set_mail_pref(s, token, request.form.get("mail_pref", ""),
-                                          talk_mail=request.form.get("talk_mail") == "y",
-                                          lang=request.form.get("lang") or None)
-        i18n.use_seat(seat.lang)
-        flash(_("Your mail preference is saved."))
-        return _see_other(url_for("web.prefs", token=token))
-    with transaction() as s:
-        seat, game = usecases.seat_by_token(s, token)
-        names = [r.name for r in usecases.seats_of(s, game.id)]
-    return render_template("prefs.html", seat=seat, game=game, token=token, title=i18n.game_title(names))
-
-
-@bp.get("/s/<token>/unsubscribe")
-def unsubscribe_page(token: str):
-    with transaction() as s:
-        seat, game = usecases.seat_by_token(s, token)
-        names = [r.name for r in usecases.seats_of(s, game.id)]
-    return render_template("prefs.html", seat=seat, game=game, token=token, unsubscribe=True,
-                           title=i18n.game_title(names))
-
-
-@bp.post("/s/<token>/unsubscribe")  # RFC 8058 one-click: the link token authenticates (OWN_TOKEN_ENDPOINTS)
-def unsubscribe(token: str):
-    with transaction(write=True) as s:
-        usecases.unsubscribe(s, token)  # no reminders or digests either
-    return render_template("message.html", status=200, title=_("Unsubscribed"), message=_(
-        "You will get no more mails for this game. Your link still works, and you can turn mails back "
-        "on from its settings page.")), 200
+    return _see_other(seat_path(new))
 
 
 @bp.get("/watch/<game_id>/<token>")
@@ -439,7 +409,7 @@ def watch(game_id: str, token: str):
         game = s.get(GameRow, game_id)
         if game is None or not tokens.check_spectator(game.id, game.spectator_salt, token):
             raise NotFound(_("This spectator link is not valid."))
-        seats = usecases.seats_of(s, game.id)
+        seats = lookups.seats_of(s, game.id)
         view, timeline = talk.board(s, game, None) if game.state is not None else (None, [])
     title = i18n.game_title([r.name for r in seats])  # a spectator's pages follow the browser
     if view is None:

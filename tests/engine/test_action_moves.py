@@ -350,12 +350,12 @@ def test_every_refusal_the_action_engine_raises_carries_a_code_of_texts() -> Non
                 elif not isinstance(code, ast.Name):  # a helper's code: checked where it is called
                     assert isinstance(code, ast.Constant), f"{name}:{node.lineno}"
                     codes.add(code.value)
-                    assert "{card}" not in TEXTS.get(code.value, ""), (
+                    assert "%(card)s" not in TEXTS.get(code.value, ""), (
                         f"{name}:{node.lineno}: {code.value} names a card: raise it with card_refusal (A9)"
                     )
             elif isinstance(func, ast.Name) and func.id == "card_refusal":
                 code = node.args[1]
-                assert isinstance(code, ast.Constant) and "{card}" in TEXTS.get(code.value, ""), (
+                assert isinstance(code, ast.Constant) and "%(card)s" in TEXTS.get(code.value, ""), (
                     f"{name}:{node.lineno}"
                 )
                 codes.add(code.value)

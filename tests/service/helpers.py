@@ -138,10 +138,10 @@ def game_state(app, game_id: str) -> tuple[int, dict, str]:
 def full_state(app, game_id: str) -> dict:
     """The engine state with the game's whole event log (the saved state keeps only its start; the
     move log holds the rest)."""
-    from service.play import usecases
+    from service.play import lookups
 
     with app.app_context(), db.transaction() as s:
-        return usecases.full_game(s, s.get(GameRow, game_id)).to_json()
+        return lookups.full_game(s, s.get(GameRow, game_id)).to_json()
 
 
 def seats(app, game_id: str) -> list[SeatRow]:

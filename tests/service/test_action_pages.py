@@ -15,10 +15,10 @@ from sqlmodel import select
 
 import engine
 from engine.action.rules import ACTION_KINDS
-from service.mail.render import ACTION_EXAMPLES
 from service.store import db
 from service.store.models import GameRow
 from service.store.outbox_models import OutboxMail
+from service.words.sentences import ACTION_EXAMPLES
 from tests.service import helpers as h
 
 PLAYERS = (("Ann", "ann@example.com"), ("Bo", "bo@example.com"), ("Cy", "cy@example.com"),
@@ -223,7 +223,7 @@ def test_a9_every_action_card_is_named_on_the_board_in_the_mail_and_on_confirm_p
     take = [p for p in h.move_links(mail) if "m~YWN0aW9uIHJvdyAx" in p][0]  # `action row 1`
     said = _visible(client.get(take).text)
     card = engine.Game.from_json(h.game_state(app, gid)[1]).arow[0]
-    from service.render.cards import action_name
+    from service.words.names import action_name
 
     with app.test_request_context():
         assert f"Take {action_name(card)} from the action row. You can play it on a later turn:" in said

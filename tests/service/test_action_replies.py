@@ -80,7 +80,7 @@ def test_issue17_skyjo_actions_own_moves_by_reply_in_each_players_language(app, 
     once and answered in their language, the move shown back in their words."""
     import random
 
-    from service.play.reply_words import in_words_of
+    from service.words.reply_words import in_words_of
 
     extra = {"variant": "action", "opt_target_score": "100", "host_lang": "en", "players-0-lang": "sv",
              "players-1-lang": "de"}

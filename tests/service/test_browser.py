@@ -305,7 +305,7 @@ def test_pages_fit_a_phone_and_put_the_owed_decision_after_the_own_grid(app_live
 def test_new_switches_variant_options_at_once_and_takes_the_browser_zone(app_live):
     from playwright.sync_api import sync_playwright
 
-    from service.render import board as render
+    from service.render.links import seat_path
     from service.store import db, tokens
     from service.store.models import GameRow, SeatRow
 
@@ -347,7 +347,7 @@ def test_new_switches_variant_options_at_once_and_takes_the_browser_zone(app_liv
         # Bo's invitation page, in another zone: the browser's zone is preselected there too
         with app.app_context(), db.transaction() as s:
             bo_row = s.exec(select(SeatRow).where(SeatRow.email == "bo@example.com")).one()
-            bo = render.seat_path(tokens.seat_token(bo_row.token_salt))
+            bo = seat_path(tokens.seat_token(bo_row.token_salt))
         context = browser.new_context(viewport={"width": PHONE, "height": 844}, timezone_id="Africa/Johannesburg")
         page = context.new_page()
         page.goto(base + bo)

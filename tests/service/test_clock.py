@@ -13,9 +13,25 @@ from sqlalchemy import Column, Integer, MetaData, String, Table, event, func, se
 from sqlalchemy.types import JSON
 
 import engine as skyjo
-from service.clock import core as clock
 from service.clock import tick
-from service.clock.core import ClockSettings
+from service.clock.deadlines import (
+    ClockError,
+    ClockSettings,
+    board_status,
+    close_game,
+    schedule_decisions,
+    seat_states,
+)
+from service.clock.seats import (
+    end_vacation,
+    note_player_acted,
+    play_now,
+    set_seat_settings,
+    set_vacation,
+    vacation_left,
+)
+from service.clock.tick import session_factory_for
+from service.clock.zones import defer_quiet, to_local
 from service.store.clock_models import Deadline, SeatClock
 from tests.service.test_clock_support import RecordingHandlers, effect, pg_schema_url, setup_db
 
@@ -31,7 +47,7 @@ def db(request, tmp_path):
     else:
         url, drop = pg_schema_url()
     eng = setup_db(url)
-    yield eng, clock.session_factory_for(eng)
+    yield eng, session_factory_for(eng)
     eng.dispose()
     if drop:
         drop()
@@ -39,7 +55,7 @@ def db(request, tmp_path):
 
 def schedule(factory, game_id, pending, version, now, settings=None, acted=()):
     with factory() as s:
-        return clock.schedule_decisions(s, game_id, pending, version, now, settings, acted_seats=acted)
+        return schedule_decisions(s, game_id, pending, version, now, settings, acted_seats=acted)
 
 
 def rows(factory, game_id=None) -> list[Deadline]:
@@ -60,17 +76,17 @@ def test_reminders_at_offsets_then_one_timeout_and_idempotent(db):
     _eng, f = db
     schedule(f, "g1", [(0, "turn")], 5, T0)
     h = RecordingHandlers()
-    assert clock.tick(T0 + 24 * H - timedelta(seconds=1), f, h).handled == 0
-    r = clock.tick(T0 + 24 * H, f, h)  # 24 h before the 48 h deadline
+    assert tick.tick(T0 + 24 * H - timedelta(seconds=1), f, h).handled == 0
+    r = tick.tick(T0 + 24 * H, f, h)  # 24 h before the 48 h deadline
     assert (r.reminders, r.timeouts) == (1, 0)
-    assert clock.tick(T0 + 24 * H, f, h).claimed == 0  # running it again does nothing again
-    assert clock.tick(T0 + 44 * H - timedelta(seconds=1), f, h).handled == 0
-    assert clock.tick(T0 + 44 * H, f, h).reminders == 1  # 4 h before
-    assert clock.tick(T0 + 48 * H - timedelta(seconds=1), f, h).handled == 0
-    r = clock.tick(T0 + 48 * H, f, h)
+    assert tick.tick(T0 + 24 * H, f, h).claimed == 0  # running it again does nothing again
+    assert tick.tick(T0 + 44 * H - timedelta(seconds=1), f, h).handled == 0
+    assert tick.tick(T0 + 44 * H, f, h).reminders == 1  # 4 h before
+    assert tick.tick(T0 + 48 * H - timedelta(seconds=1), f, h).handled == 0
+    r = tick.tick(T0 + 48 * H, f, h)
     assert r.timeouts == 1
     for _ in range(2):
-        assert clock.tick(T0 + 60 * H, f, h).claimed == 0
+        assert tick.tick(T0 + 60 * H, f, h).claimed == 0
     assert h.timeouts == [("g1", 0, "turn", 5)]
     assert [x[3] for x in h.reminders] == [0, 1]
     (row,) = rows(f)
@@ -95,7 +111,7 @@ def test_decision_made_meanwhile_does_nothing(db):
     # seat 1 reveals its second card and seat 0 its too: only seat 0's turn is left
     schedule(f, "g", [(0, "turn")], 3, T0 + 30 * H, acted=[0, 1])
     h = RecordingHandlers()
-    clock.tick(T0 + 48 * H, f, h)  # seat 1's first deadline would have been now
+    tick.tick(T0 + 48 * H, f, h)  # seat 1's first deadline would have been now
     assert h.timeouts == [] and h.reminders == []
     open_ = [r for r in rows(f) if r.fired_at is None]
     assert [(r.seat, r.kind, r.deadline_at) for r in open_] == [(0, "turn", T0 + 78 * H)]
@@ -116,14 +132,14 @@ def test_wait_policy_never_times_out_but_reminds_and_play_now_kicks(db):
     schedule(f, "g", [(0, "turn")], 2, T0, ClockSettings(policy="wait"))
     h = RecordingHandlers()
     for day in range(1, 40):
-        clock.tick(T0 + day * D, f, h)
+        tick.tick(T0 + day * D, f, h)
     assert h.timeouts == []
     assert len(h.reminders) == 2
     (row,) = rows(f)
     assert row.fired_at is None and row.next_at is None
     with f() as s:
-        assert clock.play_now(s, "g", 0, T0 + 40 * D) == 1
-    assert clock.tick(T0 + 40 * D, f, h).timeouts == 1
+        assert play_now(s, "g", 0, T0 + 40 * D) == 1
+    assert tick.tick(T0 + 40 * D, f, h).timeouts == 1
     assert h.timeouts == [("g", 0, "turn", 2)]
 
 
@@ -131,29 +147,29 @@ def test_vacation_pauses_and_extends(db):
     _eng, f = db
     schedule(f, "g", [(0, "turn")], 1, T0)
     with f() as s:
-        clock.set_vacation(s, "g", 0, T0 + 4 * D, T0 + D)  # 1 day left when it starts
+        set_vacation(s, "g", 0, T0 + 4 * D, T0 + D)  # 1 day left when it starts
     (row,) = rows(f)
     assert row.deadline_at == T0 + 5 * D
     h = RecordingHandlers()
     for hours in range(25, 96):  # nothing during the vacation (old deadline T0+2d included)
-        assert clock.tick(T0 + hours * H, f, h).handled == 0
-    r = clock.tick(T0 + 4 * D, f, h)  # the 24 h reminder, when the vacation ends
+        assert tick.tick(T0 + hours * H, f, h).handled == 0
+    r = tick.tick(T0 + 4 * D, f, h)  # the 24 h reminder, when the vacation ends
     assert r.reminders == 1
-    assert clock.tick(T0 + 5 * D - 4 * H - timedelta(seconds=1), f, h).handled == 0
-    assert clock.tick(T0 + 5 * D - 4 * H, f, h).reminders == 1
-    assert clock.tick(T0 + 5 * D - timedelta(seconds=1), f, h).handled == 0
-    assert clock.tick(T0 + 5 * D, f, h).timeouts == 1
+    assert tick.tick(T0 + 5 * D - 4 * H - timedelta(seconds=1), f, h).handled == 0
+    assert tick.tick(T0 + 5 * D - 4 * H, f, h).reminders == 1
+    assert tick.tick(T0 + 5 * D - timedelta(seconds=1), f, h).handled == 0
+    assert tick.tick(T0 + 5 * D, f, h).timeouts == 1
 
 
 def test_decision_during_vacation_gets_full_time_after_it_and_early_return(db):
     _eng, f = db
     with f() as s:
-        clock.set_vacation(s, "g", 1, T0 + 3 * D, T0)
+        set_vacation(s, "g", 1, T0 + 3 * D, T0)
     schedule(f, "g", [(1, "turn")], 7, T0 + D)
     (row,) = rows(f)
     assert row.deadline_at == T0 + 5 * D
     with f() as s:
-        clock.end_vacation(s, "g", 1, T0 + 2 * D)  # back a day early: 2 days from now
+        end_vacation(s, "g", 1, T0 + 2 * D)  # back a day early: 2 days from now
         sc = s.get(SeatClock, ("g", 1))
         assert sc.vacation_until is None and sc.vacation_used_s == 2 * 86400
     (row,) = rows(f)
@@ -163,16 +179,16 @@ def test_decision_during_vacation_gets_full_time_after_it_and_early_return(db):
 def test_vacation_is_at_most_14_days_per_game(db):
     _eng, f = db
     with f() as s:
-        clock.set_vacation(s, "g", 0, T0 + 10 * D, T0)
-    with pytest.raises(clock.ClockError):
+        set_vacation(s, "g", 0, T0 + 10 * D, T0)
+    with pytest.raises(ClockError):
         with f() as s:
-            clock.set_vacation(s, "g", 0, T0 + 20 * D, T0 + 11 * D)  # 10 used + 9 > 14
+            set_vacation(s, "g", 0, T0 + 20 * D, T0 + 11 * D)  # 10 used + 9 > 14
     with f() as s:
-        clock.set_vacation(s, "g", 0, T0 + 15 * D, T0 + 11 * D)  # 10 + 4 = 14: fine
-        clock.set_vacation(s, "h", 0, T0 + 14 * D, T0)  # another game has its own 14 days
+        set_vacation(s, "g", 0, T0 + 15 * D, T0 + 11 * D)  # 10 + 4 = 14: fine
+        set_vacation(s, "h", 0, T0 + 14 * D, T0)  # another game has its own 14 days
         # replacing the current vacation gives back its unused part
-        clock.set_vacation(s, "h", 0, T0 + 2 * D, T0 + D)
-        assert clock.vacation_left(s.get(SeatClock, ("h", 0)), T0 + D) == timedelta(days=13)
+        set_vacation(s, "h", 0, T0 + 2 * D, T0 + D)
+        assert vacation_left(s.get(SeatClock, ("h", 0)), T0 + D) == timedelta(days=13)
 
 
 @pytest.mark.parametrize(("raw_utc", "expected_utc"), [
@@ -189,7 +205,7 @@ def test_vacation_is_at_most_14_days_per_game(db):
     (datetime(2027, 10, 31, 1, 30), datetime(2027, 10, 31, 7, 0)),  # 02:30 CET (2nd) -> 08:00 CET
 ])
 def test_defer_quiet_is_dst_correct(raw_utc, expected_utc):
-    assert clock.defer_quiet(raw_utc, "Europe/Stockholm") == expected_utc
+    assert defer_quiet(raw_utc, "Europe/Stockholm") == expected_utc
 
 
 @pytest.mark.parametrize(("deadline", "first_reminder"), [
@@ -202,15 +218,15 @@ def test_quiet_hours_defer_reminders_not_deadlines(db, deadline, first_reminder)
     _eng, f = db
     now = deadline - 2 * D
     with f() as s:
-        clock.set_seat_settings(s, "g", 0, now=now, tz="Europe/Stockholm", address="ann@example.org")
+        set_seat_settings(s, "g", 0, now=now, tz="Europe/Stockholm", address="ann@example.org")
     schedule(f, "g", [(0, "turn")], 1, now)
     h = RecordingHandlers()
-    assert clock.tick(first_reminder - timedelta(seconds=1), f, h).handled == 0
-    assert clock.tick(first_reminder, f, h).reminders == 1
+    assert tick.tick(first_reminder - timedelta(seconds=1), f, h).handled == 0
+    assert tick.tick(first_reminder, f, h).reminders == 1
     # the 4 h reminder (18:30/17:00 UTC = evening local) is not quiet; the deadline is never deferred
-    assert clock.tick(deadline - 4 * H, f, h).reminders == 1
-    assert clock.tick(deadline - timedelta(seconds=1), f, h).handled == 0
-    assert clock.tick(deadline, f, h).timeouts == 1
+    assert tick.tick(deadline - 4 * H, f, h).reminders == 1
+    assert tick.tick(deadline - timedelta(seconds=1), f, h).handled == 0
+    assert tick.tick(deadline, f, h).timeouts == 1
 
 
 def test_reminder_deferred_past_the_deadline_is_dropped(db):
@@ -219,11 +235,11 @@ def test_reminder_deferred_past_the_deadline_is_dropped(db):
     deadline = datetime(2027, 1, 15, 6, 0)
     now = deadline - 2 * D
     with f() as s:
-        clock.set_seat_settings(s, "g", 0, now=now, tz="Europe/Stockholm")
+        set_seat_settings(s, "g", 0, now=now, tz="Europe/Stockholm")
     schedule(f, "g", [(0, "turn")], 1, now)
     h = RecordingHandlers()
     for minutes in range(0, 2 * 24 * 60 + 1, 30):
-        clock.tick(now + timedelta(minutes=minutes), f, h)
+        tick.tick(now + timedelta(minutes=minutes), f, h)
     assert len(h.reminders) == 1 and len(h.timeouts) == 1  # 24 h reminder (07:00 local) only
 
 
@@ -232,25 +248,25 @@ def test_digest_collects_several_games_at_8_local(db):
     now = datetime(2027, 1, 11, 9, 0)  # 10:00 in Stockholm
     with f() as s:
         for game in ("ga", "gb", "gc"):
-            clock.set_seat_settings(s, game, 1, now=now, address="Bo@Example.org", tz="Europe/Stockholm",
+            set_seat_settings(s, game, 1, now=now, address="Bo@Example.org", tz="Europe/Stockholm",
                                     mail_pref="digest")
-        clock.set_seat_settings(s, "gd", 0, now=now, address="cy@example.org")  # every decision
+        set_seat_settings(s, "gd", 0, now=now, address="cy@example.org")  # every decision
     for game in ("ga", "gb"):
         schedule(f, game, [(1, "turn")], 3, now)
     schedule(f, "gc", [(0, "turn")], 3, now)  # gc waits for seat 0, not Bo
     schedule(f, "gd", [(0, "turn")], 3, now)
     h = RecordingHandlers()
     eight = datetime(2027, 1, 12, 7, 0)  # 08:00 in Stockholm next morning
-    assert clock.tick(eight - timedelta(seconds=1), f, h).digests == 0
-    r = clock.tick(eight, f, h)
+    assert tick.tick(eight - timedelta(seconds=1), f, h).digests == 0
+    r = tick.tick(eight, f, h)
     assert r.digests == 1
     assert h.digests == [("bo@example.org", [("ga", 1), ("gb", 1)], eight)]
-    assert clock.tick(eight + H, f, h).digests == 0
+    assert tick.tick(eight + H, f, h).digests == 0
     # digest seats get no individual reminders; the every-decision seat does
-    clock.tick(now + 24 * H, f, h)
+    tick.tick(now + 24 * H, f, h)
     assert sorted(x[0] for x in h.reminders) == ["gc", "gd"]  # gc: seat 0 has no digest preference
     schedule(f, "ga", [(0, "turn")], 4, now + 30 * H, acted=[1])  # Bo played in ga
-    r = clock.tick(eight + D, f, h)
+    r = tick.tick(eight + D, f, h)
     assert r.digests == 1 and h.digests[-1][1] == [("gb", 1)]
 
 
@@ -284,8 +300,8 @@ def play(session, game_id, g, seat, move, *, now, human):
     if res.rowcount != 1:
         raise RuntimeError("concurrent move: retry")
     if human:
-        clock.note_player_acted(session, game_id, seat, now)
-    clock.schedule_decisions(session, game_id, new.pending(), new.version, now, acted_seats=[seat])
+        note_player_acted(session, game_id, seat, now)
+    schedule_decisions(session, game_id, new.pending(), new.version, now, acted_seats=[seat])
     return new
 
 
@@ -295,7 +311,7 @@ def test_third_timeout_turns_seat_to_bot_play_and_acting_turns_it_back(db):
     g = skyjo.new_game(["Ann", "Bo"], seed=7)
     with f() as s:
         s.execute(games.insert().values(id="g", state=g.to_json(), version=g.version))
-        clock.schedule_decisions(s, "g", g.pending(), g.version, T0)
+        schedule_decisions(s, "g", g.pending(), g.version, T0)
     h = EngineHandlers()
     now = T0
     timeouts_of_ann = 0
@@ -320,7 +336,7 @@ def test_third_timeout_turns_seat_to_bot_play_and_acting_turns_it_back(db):
         due = min(r.next_at for r in rows(f) if r.fired_at is None and r.seat == 0)
         now = max(now, due)
         h.now = now
-        r = clock.tick(now, f, h)
+        r = tick.tick(now, f, h)
         assert r.errors == 0, r.error_messages
         timeouts_of_ann += r.timeouts
         if (ann_clock() or SeatClock()).bot_played:
@@ -335,7 +351,7 @@ def test_third_timeout_turns_seat_to_bot_play_and_acting_turns_it_back(db):
     # Ann acts again from a page: bot play ends, her open decision gets a full decision time.
     later = now + H
     with f() as s:
-        assert clock.note_player_acted(s, "g", 0, later) is True
+        assert note_player_acted(s, "g", 0, later) is True
     sc = ann_clock()
     assert (sc.bot_played, sc.consecutive_timeouts) == (False, 0)
     for row in rows(f):
@@ -351,7 +367,7 @@ def test_whole_game_played_by_timeouts(db):
     g = skyjo.new_game(["Ann", "Bo", "Cy"], seed=11, options={"target_score": 20})
     with f() as s:
         s.execute(games.insert().values(id="g", state=g.to_json(), version=g.version))
-        clock.schedule_decisions(s, "g", g.pending(), g.version, T0)
+        schedule_decisions(s, "g", g.pending(), g.version, T0)
     h = EngineHandlers()
     now = T0
     for _ in range(200):
@@ -360,7 +376,7 @@ def test_whole_game_played_by_timeouts(db):
             break
         now = max(now, min(r.next_at for r in open_))
         h.now = now
-        r = clock.tick(now, f, h)
+        r = tick.tick(now, f, h)
         assert r.errors == 0, r.error_messages
     with f() as s:
         final = skyjo.Game.from_json(s.execute(select(games.c.state)).scalar_one())
@@ -383,9 +399,9 @@ def test_unfinished_claim_expires_and_is_retried_once(db):
     # a worker claims the row and dies before handling it
     assert tick._claim(f, d, due, d.c.next_at, T0 + H, "deadbeef", 10, timedelta(minutes=5))
     h = RecordingHandlers()
-    assert clock.tick(T0 + H + timedelta(minutes=4), f, h).claimed == 0  # the claim is still live
-    assert clock.tick(T0 + H + timedelta(minutes=5), f, h).timeouts == 1
-    assert clock.tick(T0 + H + timedelta(minutes=11), f, h).claimed == 0
+    assert tick.tick(T0 + H + timedelta(minutes=4), f, h).claimed == 0  # the claim is still live
+    assert tick.tick(T0 + H + timedelta(minutes=5), f, h).timeouts == 1
+    assert tick.tick(T0 + H + timedelta(minutes=11), f, h).claimed == 0
     assert len(effects(f)) == 1
 
 
@@ -403,15 +419,15 @@ def test_failing_handler_rolls_back_and_retries_later(db):
             return True
 
     h = Flaky()
-    r = clock.tick(T0 + H, f, h)
+    r = tick.tick(T0 + H, f, h)
     assert r.errors == 1 and effects(f) == []
     (row,) = rows(f)
     assert row.fired_at is None and row.attempts == 1 and "SMTP is down" in row.last_error
     with f() as s:
         assert s.get(SeatClock, ("g", 0)) is None or s.get(SeatClock, ("g", 0)).consecutive_timeouts == 0
-    assert clock.tick(T0 + H + timedelta(seconds=10), f, h).claimed == 0  # backing off
+    assert tick.tick(T0 + H + timedelta(seconds=10), f, h).claimed == 0  # backing off
     h.fail = False
-    assert clock.tick(T0 + H + timedelta(minutes=1), f, h).timeouts == 1
+    assert tick.tick(T0 + H + timedelta(minutes=1), f, h).timeouts == 1
     assert len(effects(f)) == 1
 
 
@@ -419,7 +435,7 @@ def test_timeout_of_decision_no_longer_owed_is_stale(db):
     _eng, f = db
     schedule(f, "g", [(0, "turn")], 1, T0, ClockSettings.from_hours(1, ()))
     h = RecordingHandlers(timeout_result=False)
-    r = clock.tick(T0 + H, f, h)
+    r = tick.tick(T0 + H, f, h)
     assert (r.timeouts, r.stale) == (0, 1)
     (row,) = rows(f)
     assert row.outcome == "stale" and row.fired_at is not None
@@ -432,30 +448,30 @@ def test_game_over_closes_everything(db):
     _eng, f = db
     schedule(f, "g", [(0, "reveal"), (1, "reveal")], 0, T0)
     with f() as s:
-        clock.close_game(s, "g", T0 + H)
+        close_game(s, "g", T0 + H)
     assert all(r.outcome == "made" for r in rows(f))
-    assert clock.tick(T0 + 10 * D, f, RecordingHandlers()).claimed == 0
+    assert tick.tick(T0 + 10 * D, f, RecordingHandlers()).claimed == 0
 
 
 def test_board_status(db):
     _eng, f = db
     schedule(f, "g", [(0, "reveal"), (1, "reveal")], 0, T0)
     with f() as s:
-        clock.set_seat_settings(s, "g", 2, now=T0, tz="Europe/Stockholm", mail_pref="off")
-        clock.set_vacation(s, "g", 1, T0 + 3 * D, T0)
-        st = clock.board_status(s, "g", T0 + H)
+        set_seat_settings(s, "g", 2, now=T0, tz="Europe/Stockholm", mail_pref="off")
+        set_vacation(s, "g", 1, T0 + 3 * D, T0)
+        st = board_status(s, "g", T0 + H)
     assert st[0]["deadlines"] == [("reveal", T0 + 2 * D)] and st[0]["vacation_until"] is None
     assert st[1]["deadlines"] == [("reveal", T0 + 5 * D)] and st[1]["vacation_until"] == T0 + 3 * D
     assert 2 not in st and st[0]["policy"] == "bot"
-    assert clock.to_local(T0, "Europe/Stockholm").hour == 13
+    assert to_local(T0, "Europe/Stockholm").hour == 13
 
 
 def test_settings_are_validated():
-    with pytest.raises(clock.ClockError):
+    with pytest.raises(ClockError):
         ClockSettings.from_hours(0.5)
-    with pytest.raises(clock.ClockError):
+    with pytest.raises(ClockError):
         ClockSettings.from_hours(15 * 24)
-    with pytest.raises(clock.ClockError):
+    with pytest.raises(ClockError):
         ClockSettings(policy="never")
     assert ClockSettings.from_hours(1).decision_seconds == 3600
     assert ClockSettings.from_hours(14 * 24).policy == "bot"
@@ -465,7 +481,7 @@ def test_settings_are_validated():
 def pg_db():
     url, drop = pg_schema_url()
     eng = setup_db(url)
-    yield eng, clock.session_factory_for(eng)
+    yield eng, session_factory_for(eng)
     eng.dispose()
     drop()
 
@@ -493,7 +509,7 @@ def test_move_committing_during_a_reminder_rolls_the_reminder_back(pg_db):
 
     t = threading.Thread(target=move)
     t.start()
-    r = clock.tick(T0 + 24 * H, f, Slow())
+    r = tick.tick(T0 + 24 * H, f, Slow())
     t.join()
     assert r.reminders == 0 and r.skipped == 1  # the handler ran, but its transaction was rolled back
     assert effects(f) == []
@@ -506,8 +522,8 @@ def test_timeouts_count_even_if_the_handlers_move_notes_the_player_acting(db):
     class Careless(RecordingHandlers):
         def on_timeout(self, session, deadline):
             super().on_timeout(session, deadline)
-            clock.note_player_acted(session, deadline.game_id, deadline.seat, self.now)
-            clock.schedule_decisions(session, deadline.game_id, [(0, "turn")], deadline.version + 1, self.now,
+            note_player_acted(session, deadline.game_id, deadline.seat, self.now)
+            schedule_decisions(session, deadline.game_id, [(0, "turn")], deadline.version + 1, self.now,
                                      ClockSettings.from_hours(1, ()), acted_seats=[0])
             return True
 
@@ -515,7 +531,7 @@ def test_timeouts_count_even_if_the_handlers_move_notes_the_player_acting(db):
     h = Careless()
     for k in (1, 2, 3):
         h.now = T0 + k * H
-        assert clock.tick(h.now, f, h, max_rows=1).timeouts == 1  # one row per sweep: no cascade
+        assert tick.tick(h.now, f, h, max_rows=1).timeouts == 1  # one row per sweep: no cascade
     with f() as s:
         sc = s.get(SeatClock, ("g", 0))
         assert (sc.consecutive_timeouts, sc.bot_played) == (3, True)
@@ -540,17 +556,17 @@ def statements(eng):
 
 def a_move(s, game_id, seat, pending, version, now):
     """What `clock_service.moved` does for a human move."""
-    clocks = clock.seat_states(s, game_id)
-    clock.note_player_acted(s, game_id, seat, now, clocks=clocks)
-    open_rows = clock.schedule_decisions(s, game_id, pending, version, now, acted_seats=[seat], clocks=clocks)
-    return clock.board_status(s, game_id, now, clocks=clocks, open_rows=open_rows)
+    clocks = seat_states(s, game_id)
+    note_player_acted(s, game_id, seat, now, clocks=clocks)
+    open_rows = schedule_decisions(s, game_id, pending, version, now, acted_seats=[seat], clocks=clocks)
+    return board_status(s, game_id, now, clocks=clocks, open_rows=open_rows)
 
 
 def test_a_move_costs_four_statements_and_writes_the_seat_clock_only_when_it_changes(db):
     eng, f = db
     with f() as s:
         for seat in (0, 1):
-            clock.set_seat_settings(s, "g", seat, now=T0, tz="Europe/Berlin")
+            set_seat_settings(s, "g", seat, now=T0, tz="Europe/Berlin")
     schedule(f, "g", [(0, "reveal"), (1, "reveal")], 0, T0)
     seen, stop = statements(eng)
     try:
@@ -586,13 +602,13 @@ def test_a_move_costs_four_statements_and_writes_the_seat_clock_only_when_it_cha
 def test_the_board_status_a_move_returns_is_the_one_read_afterwards(db):
     _eng, f = db
     with f() as s:
-        clock.set_seat_settings(s, "g", 1, now=T0, tz="Asia/Tokyo", mail_pref="digest")
-        clock.set_vacation(s, "g", 2, T0 + 3 * D, T0)
+        set_seat_settings(s, "g", 1, now=T0, tz="Asia/Tokyo", mail_pref="digest")
+        set_vacation(s, "g", 2, T0 + 3 * D, T0)
     schedule(f, "g", [(0, "reveal"), (1, "reveal"), (2, "reveal")], 0, T0)
     pending = [(0, "reveal"), (0, "turn"), (1, "reveal"), (2, "reveal")]  # two rows for seat 0 (order)
     with f() as s:
         returned = a_move(s, "g", 1, pending, 1, T0 + H)
-        again = clock.board_status(s, "g", T0 + H)
+        again = board_status(s, "g", T0 + H)
     assert returned == again
     assert [k for k, _t in returned[0]["deadlines"]] == ["reveal", "turn"]
     assert returned[1]["deadlines"] == [("reveal", T0 + 49 * H)] and returned[1]["tz"] == "Asia/Tokyo"
@@ -606,14 +622,14 @@ def test_orm_objects_in_the_session_follow_the_core_writes(db):
     _eng, f = db
     schedule(f, "g", [(0, "turn"), (1, "reveal")], 1, T0)
     with f() as s:
-        clock.set_seat_settings(s, "g", 0, now=T0)
+        set_seat_settings(s, "g", 0, now=T0)
         s.get(SeatClock, ("g", 0)).consecutive_timeouts = 2
     with f() as s:
         row = s.execute(select(Deadline).where(Deadline.seat == 0)).scalar_one()
         sc = s.get(SeatClock, ("g", 0))
-        assert clock.note_player_acted(s, "g", 0, T0 + H) is False  # not bot-played: False, but reset
+        assert note_player_acted(s, "g", 0, T0 + H) is False  # not bot-played: False, but reset
         assert (sc.consecutive_timeouts, sc.updated_at) == (0, T0 + H)
-        clock.schedule_decisions(s, "g", [(0, "turn"), (1, "reveal")], 2, T0 + H, acted_seats=[0])
+        schedule_decisions(s, "g", [(0, "turn"), (1, "reveal")], 2, T0 + H, acted_seats=[0])
         assert (row.fired_at, row.outcome, row.next_at, row.next_event) == (T0 + H, "made", None, None)
         assert row not in s.dirty and sc not in s.dirty
         row.last_error = "noted"  # a later ORM write of other columns keeps the Core values

@@ -11,9 +11,10 @@ from datetime import timedelta
 import pytest
 
 from service import cli_service
-from service.clock import core as clock
 from service.clock import scheduler
-from service.clock.core import ClockSettings
+from service.clock.deadlines import ClockSettings, schedule_decisions
+from service.clock.tick import session_factory_for
+from service.store.clock_models import utcnow
 from tests.service.test_clock_support import RecordingHandlers, setup_db
 
 
@@ -38,8 +39,8 @@ def eng(tmp_path):
 
 
 def due_now(eng, game="g"):
-    with clock.session_factory_for(eng)() as s:
-        clock.schedule_decisions(s, game, [(0, "turn")], 1, clock.utcnow() - timedelta(hours=2),
+    with session_factory_for(eng)() as s:
+        schedule_decisions(s, game, [(0, "turn")], 1, utcnow() - timedelta(hours=2),
                                  ClockSettings.from_hours(1, ()))
 
 
@@ -77,7 +78,7 @@ def test_not_in_the_reloader_watcher_process(eng, monkeypatch):
 
 def test_session_factory_form_needs_handlers(eng):
     with pytest.raises(TypeError):
-        scheduler.start_in_process(clock.session_factory_for(eng))
+        scheduler.start_in_process(session_factory_for(eng))
 
 
 def test_run_worker_once_and_command(eng):

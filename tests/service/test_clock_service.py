@@ -1,4 +1,4 @@
-"""The clock inside the real service (SQLite): timeouts play through `usecases.play` with the bot,
+"""The clock inside the real service (SQLite): timeouts play through `moves.play` with the bot,
 reminders and digests become outbox mails, a human move ends bot play.
 
 The use cases call `clock_service.dealt/moved` themselves (see test_clock_wiring.py for the whole
@@ -13,10 +13,12 @@ from datetime import timedelta
 import pytest
 from sqlmodel import select
 
-from service.clock import core as clock
+from service.clock.seats import play_now, set_seat_settings
+from service.clock.tick import create_tables, tick
+from service.clock.zones import defer_quiet, next_local_time
 from service.play import clock_service, timeouts
-from service.render import board as render
-from service.store.clock_models import Deadline, SeatClock
+from service.render.links import slug_for
+from service.store.clock_models import Deadline, SeatClock, utcnow
 
 
 @pytest.fixture
@@ -29,19 +31,19 @@ def app(tmp_path):
                       "ENV_NAME": "development"})
     with app.app_context():
         db.create_all()
-        clock.create_tables(db.get_engine())
+        create_tables(db.get_engine())
     yield app
     db.get_engine(app).dispose()
 
 
 def start_game(app):
-    from service.play import usecases
+    from service.play import games
     from service.store import db
 
     with app.app_context(), db.transaction(write=True) as s:
-        created = usecases.create_game(s, host_name="Ann", host_email="ann@example.com",
+        created = games.create_game(s, host_name="Ann", host_email="ann@example.com",
                                        players=[("Bo", "bo@example.com")], decision_hours=48)
-        usecases.accept(s, created.tokens[1])
+        games.accept(s, created.tokens[1])
         return created.game.id, created.tokens
 
 
@@ -49,7 +51,7 @@ def sweep(app, at):
     from service.store import db
 
     with app.app_context():
-        r = clock.tick(at, lambda: db.transaction(write=True, app=app), timeouts.ServiceClockHandlers())
+        r = tick(at, lambda: db.transaction(write=True, app=app), timeouts.ServiceClockHandlers())
     assert r.errors == 0, r.error_messages
     return r
 
@@ -68,14 +70,14 @@ def test_timeouts_play_through_the_move_use_case(app):
     from service.store.outbox_models import OutboxMail
 
     game_id, tokens = start_game(app)
-    start = clock.utcnow()
+    start = utcnow()
     rows = q(app, select(Deadline).where(Deadline.fired_at.is_(None)))
     assert sorted((d.seat, d.kind) for d in rows) == [(0, "reveal"), (1, "reveal")]
 
     mails_before = len(q(app, select(OutboxMail)))
     # the first reminder is due 24 h in, or at the end of quiet hours (22:00-08:00 in the seats' zone,
     # UTC here) when that falls in them: the test runs at any time of day
-    r = sweep(app, clock.defer_quiet(start + timedelta(hours=24, minutes=1), "UTC"))
+    r = sweep(app, defer_quiet(start + timedelta(hours=24, minutes=1), "UTC"))
     assert r.reminders == 2
     reminders = q(app, select(OutboxMail).where(OutboxMail.id > 0))[mails_before:]
     assert len(reminders) == 2 and all("Reminder" in m.text_body for m in reminders)
@@ -94,17 +96,18 @@ def test_timeouts_play_through_the_move_use_case(app):
     assert game.version == len(moves)  # every timeout went through the versioned use case once
 
     # Bo acts himself (from his link): his timeouts are forgiven.
-    from service.play import usecases
+    from service.play import lookups
+    from service.play import moves as move_path
     from service.store import db
 
     with app.app_context(), db.transaction(write=True) as s:
         game = s.get(GameRow, game_id)
-        g = usecases.load_engine_game(game)
+        g = lookups.load_engine_game(game)
         owed = {p.seat for p in g.pending()}
         if 1 in owed:
-            usecases.play(s, tokens[1], render.slug_for(timeouts.bot_decision(g, 1)), game.version)
+            move_path.play(s, tokens[1], slug_for(timeouts.bot_decision(g, 1)), game.version)
         else:
-            clock_service.player_acted(s, game, usecases.seats_of(s, game_id)[1])
+            clock_service.player_acted(s, game, lookups.seats_of(s, game_id)[1])
     bo = q(app, select(SeatClock).where(SeatClock.game_id == game_id, SeatClock.seat == 1))[0]
     assert (bo.consecutive_timeouts, bo.bot_played) == (0, False)
 
@@ -117,8 +120,8 @@ def test_digest_mail_lists_waiting_games(app):
     ids = [start_game(app)[0] for _ in range(2)]
     with app.app_context(), db.transaction(write=True) as s:
         for gid in ids:
-            clock.set_seat_settings(s, gid, 1, mail_pref="digest", tz="Europe/Stockholm")
-    eight = clock.next_local_time(clock.utcnow(), "Europe/Stockholm")
+            set_seat_settings(s, gid, 1, mail_pref="digest", tz="Europe/Stockholm")
+    eight = next_local_time(utcnow(), "Europe/Stockholm")
     sweep(app, eight)
     render_pending(db.get_engine(app), app.extensions["outbox_renderer"])  # the digest is an intent
     digests = q(app, select(OutboxMail).where(OutboxMail.to_addr == "bo@example.com",
@@ -137,7 +140,7 @@ def test_worker_once_with_the_services_default_handlers(app):
         from service.store import db
 
         with db.transaction(write=True) as s:  # the host kicks both seats: due now
-            assert clock.play_now(s, game_id, 0) == 1 and clock.play_now(s, game_id, 1) == 1
+            assert play_now(s, game_id, 0) == 1 and play_now(s, game_id, 1) == 1
     assert cli_service.run_worker(app=app, once=True, mail=False) == 0
     assert len(q(app, select(MoveRow).where(MoveRow.game_id == game_id))) >= 2
 
@@ -147,16 +150,17 @@ def test_the_computer_stops_when_the_game_keeps_coming_back_to_one_position(app)
     seen three times (engine.times_seen) means playing on would never end the round: the computer
     stops, the decision waits for its player, and both players are told why."""
     import engine
-    from service.play import usecases
+    from service.play import games
+    from service.play import moves as move_path
     from service.store import db
     from service.store.models import GameRow, MoveRow
     from service.store.outbox_models import OutboxMail
 
     with app.app_context(), db.transaction(write=True) as s:  # a fixed deal: the same circle every run
-        created = usecases.create_game(s, host_name="Ann", host_email="ann@example.com",
+        created = games.create_game(s, host_name="Ann", host_email="ann@example.com",
                                        players=[("Bo", "bo@example.com")], decision_hours=48,
                                        setup={"seed": "circle-1"})
-        usecases.accept(s, created.tokens[1])
+        games.accept(s, created.tokens[1])
         game_id, tokens = created.game.id, created.tokens
 
     def state():
@@ -167,7 +171,7 @@ def test_the_computer_stops_when_the_game_keeps_coming_back_to_one_position(app)
     def play(seat: int, moves: list[str]) -> None:
         _g, version = state()
         with app.app_context(), db.transaction(write=True) as s:
-            usecases.play(s, tokens[seat], render.slug_for(moves), version)
+            move_path.play(s, tokens[seat], slug_for(moves), version)
 
     for cell in ("A1", "B1"):  # the opening: two reveals each
         for seat in (0, 1):
@@ -179,7 +183,7 @@ def test_the_computer_stops_when_the_game_keeps_coming_back_to_one_position(app)
         play(g.pending()[0].seat, ["take", "swap A1"])
     owing = g.pending()[0].seat
     moves_before = len(q(app, select(MoveRow)))
-    sweep(app, clock.utcnow() + timedelta(hours=49))
+    sweep(app, utcnow() + timedelta(hours=49))
     assert len(q(app, select(MoveRow))) == moves_before, "the computer did not play"
     assert state()[0].pending()[0].seat == owing
     told = q(app, select(OutboxMail).where(OutboxMail.text_body.like("%The computer stopped playing%")))
@@ -188,18 +192,18 @@ def test_the_computer_stops_when_the_game_keeps_coming_back_to_one_position(app)
 
 def test_reminders_timeout_notes_and_digests_are_in_each_seats_language(app):
     """Issue 17: the clock's mails are said in the recipient seat's language (Ann: German, Bo: Dutch)."""
-    from service.play import usecases
+    from service.play import games
     from service.store import db
     from service.store.outbox_models import OutboxMail
 
     with app.app_context(), db.transaction(write=True) as s:
-        created = usecases.create_game(s, host_name="Ann", host_email="ann@example.com",
+        created = games.create_game(s, host_name="Ann", host_email="ann@example.com",
                                        players=[("Bo", "bo@example.com")], decision_hours=48,
                                        host_lang="de", langs=["nl"])
-        usecases.accept(s, created.tokens[1])
-    start = clock.utcnow()
+        games.accept(s, created.tokens[1])
+    start = utcnow()
     before = len(q(app, select(OutboxMail)))
-    sweep(app, clock.defer_quiet(start + timedelta(hours=24, minutes=1), "UTC"))
+    sweep(app, defer_quiet(start + timedelta(hours=24, minutes=1), "UTC"))
     reminders = {m.to_addr: m for m in q(app, select(OutboxMail))[before:]}
     assert "Erinnerung: Bitte entscheide dich bis" in reminders["ann@example.com"].text_body
     assert "Herinnering: beslis uiterlijk" in reminders["bo@example.com"].text_body
@@ -213,16 +217,16 @@ def test_reminders_timeout_notes_and_digests_are_in_each_seats_language(app):
 
 def test_the_digest_is_in_the_language_of_the_addresss_seat(app):
     from service.mail.outbox import render_pending
-    from service.play import usecases
+    from service.play import games
     from service.store import db
     from service.store.outbox_models import OutboxMail
 
     with app.app_context(), db.transaction(write=True) as s:
-        created = usecases.create_game(s, host_name="Ann", host_email="ann@example.com",
+        created = games.create_game(s, host_name="Ann", host_email="ann@example.com",
                                        players=[("Bo", "bo@example.com")], decision_hours=48, langs=["nl"])
-        usecases.accept(s, created.tokens[1])
-        clock.set_seat_settings(s, created.game.id, 1, mail_pref="digest", tz="Europe/Amsterdam")
-    sweep(app, clock.next_local_time(clock.utcnow(), "Europe/Amsterdam"))
+        games.accept(s, created.tokens[1])
+        set_seat_settings(s, created.game.id, 1, mail_pref="digest", tz="Europe/Amsterdam")
+    sweep(app, next_local_time(utcnow(), "Europe/Amsterdam"))
     render_pending(db.get_engine(app), app.extensions["outbox_renderer"])
     digests = q(app, select(OutboxMail).where(OutboxMail.to_addr == "bo@example.com",
                                              OutboxMail.template == "digest"))

@@ -66,10 +66,10 @@ def pg_schema_url() -> tuple[str, callable]:
 
 
 def setup_db(url: str):
-    from service.clock import core as clock
+    from service.clock.tick import create_tables, make_engine
 
-    engine = clock.make_engine(url)
-    clock.create_tables(engine)
+    engine = make_engine(url)
+    create_tables(engine)
     test_meta.create_all(engine)
     return engine
 
@@ -114,7 +114,7 @@ class RecordingHandlers:
 
 
 def worker_main(argv: list[str] | None = None) -> int:
-    from service.clock import core as clock
+    from service.clock.tick import TickReport, make_engine, session_factory_for, tick
 
     ap = argparse.ArgumentParser()
     ap.add_argument("url")
@@ -124,8 +124,8 @@ def worker_main(argv: list[str] | None = None) -> int:
     ap.add_argument("--marker", default=None)
     ap.add_argument("--ready-dir", default=None, help="barrier: say ready here, then wait for the file 'go'")
     args = ap.parse_args(argv)
-    engine = clock.make_engine(args.url)
-    factory = clock.session_factory_for(engine)
+    engine = make_engine(args.url)
+    factory = session_factory_for(engine)
     handlers = RecordingHandlers(worker=f"w{os.getpid()}", sleep_on=args.sleep_on, marker=args.marker)
     now = datetime.fromisoformat(args.now)
     if args.ready_dir:
@@ -136,9 +136,9 @@ def worker_main(argv: list[str] | None = None) -> int:
         deadline = time.time() + 60
         while not go.exists() and time.time() < deadline:
             time.sleep(0.005)
-    total = clock.TickReport()
+    total = TickReport()
     for _ in range(3):  # a few sweeps, as the interval job would
-        total.add(clock.tick(now, factory, handlers, batch_size=args.batch, lease=timedelta(minutes=5)))
+        total.add(tick(now, factory, handlers, batch_size=args.batch, lease=timedelta(minutes=5)))
     print(json.dumps({"claimed": total.claimed, "timeouts": total.timeouts, "reminders": total.reminders,
                       "errors": total.errors, "skipped": total.skipped, "messages": total.error_messages[:5]}))
     engine.dispose()

@@ -1,6 +1,6 @@
 """The clock through the real service, as players use it (SQLite and PostgreSQL): the new-game and
 accept forms, move links, the board page's vacation and "play for them now" forms, the mail
-settings page, and `clock.tick(now, ...)` with a fake clock standing in for the scheduler.
+settings page, and `tick(now, ...)` with a fake clock standing in for the scheduler.
 
 Deals and moves use the real time; the sweeps are given times relative to the deadlines the deal
 wrote. Time zones are chosen (Etc/GMT±N, fixed offsets) so that a reminder lands at a known local
@@ -17,11 +17,12 @@ import pytest
 from sqlmodel import select
 
 import engine
-from service.clock import core as clock
+from service.clock.tick import tick
+from service.clock.zones import next_local_time, to_local
 from service.play import clock_service, timeouts
 from service.play import notify as service_mails
 from service.store import db, tokens
-from service.store.clock_models import Deadline, SeatClock
+from service.store.clock_models import Deadline, SeatClock, utcnow
 from service.store.models import GameRow, MoveRow, SeatRow
 from service.store.outbox_models import OutboxMail
 from tests.service.helpers import (
@@ -51,7 +52,7 @@ def rows(app, stmt):
 
 def sweep(app, at):
     with app.app_context():
-        r = clock.tick(at, lambda: db.transaction(write=True, app=app), timeouts.ServiceClockHandlers())
+        r = tick(at, lambda: db.transaction(write=True, app=app), timeouts.ServiceClockHandlers())
     assert r.errors == 0, r.error_messages
     return r
 
@@ -168,7 +169,7 @@ def test_turn_mail_and_board_show_the_deadline_in_the_zone_chosen_at_acceptance(
     for email, tz in (("ann@example.com", "Europe/Berlin"), ("bo@example.com", "Asia/Tokyo"),
                       ("cy@example.com", "Europe/Berlin")):  # Cy chose nothing: the host's zone
         d = open_rows(app, game.id, by_seat[email])[0]
-        expected = f"{clock.to_local(d.deadline_at, tz):%b %-d, %Y %H:%M} ({tz})"  # Babel's English medium date
+        expected = f"{to_local(d.deadline_at, tz):%b %-d, %Y %H:%M} ({tz})"  # Babel's English medium date
         mail = last_mail_to(app, email)
         assert f"Please decide by {expected}" in mail.text_body, mail.text_body
         assert expected in mail.html_body
@@ -207,7 +208,7 @@ def test_new_game_and_accept_forms_reject_bad_clock_settings(app, client):
 
 
 def test_reminders_at_the_offsets_in_daytime(app, client):
-    now = clock.utcnow()
+    now = utcnow()
     tz = zone_for(13, (now + timedelta(hours=24)).hour)  # the 24 h reminder at 13:xx, the 4 h one at 09:xx
     game = start(app, client, host_tz=tz)
     d = open_rows(app, game.id, 1)[0]
@@ -216,7 +217,7 @@ def test_reminders_at_the_offsets_in_daytime(app, client):
     assert sweep(app, d.deadline_at - timedelta(hours=23, minutes=59)).reminders == 2
     new = mails(app, seen)
     assert sorted(m.to_addr for m in new) == ["ann@example.com", "bo@example.com"]
-    expected = f"{clock.to_local(d.deadline_at, tz):%b %-d, %Y %H:%M} ({tz})"  # Babel's English medium date
+    expected = f"{to_local(d.deadline_at, tz):%b %-d, %Y %H:%M} ({tz})"  # Babel's English medium date
     assert all("Reminder" in m.text_body and "http://localhost/s/" in m.text_body for m in new)
     assert any(expected in m.text_body for m in new)
     # a reminder is the turn mail again: move links that play, and a Reply-To that plays
@@ -229,16 +230,16 @@ def test_reminders_at_the_offsets_in_daytime(app, client):
 
 
 def test_quiet_hours_defer_a_2300_reminder_to_0800(app, client):
-    now = clock.utcnow()
+    now = utcnow()
     tz = zone_for(23, (now + timedelta(hours=24)).hour)  # the 24 h reminder falls at 23:xx local
     game = start(app, client, host_tz=tz)
     d = open_rows(app, game.id, 1)[0]
     due = d.deadline_at - timedelta(hours=24)
-    assert clock.to_local(due, tz).hour == 23
+    assert to_local(due, tz).hour == 23
     seen = max(m.id for m in mails(app))
     assert sweep(app, due + timedelta(minutes=1)).reminders == 0
-    eight = clock.next_local_time(due, tz)
-    assert clock.to_local(eight, tz).hour == 8 and eight - due < timedelta(hours=9, minutes=1)
+    eight = next_local_time(due, tz)
+    assert to_local(eight, tz).hour == 8 and eight - due < timedelta(hours=9, minutes=1)
     assert sweep(app, eight - timedelta(minutes=1)).reminders == 0
     assert mails(app, seen) == []
     assert sweep(app, eight + timedelta(seconds=1)).reminders == 2
@@ -339,7 +340,7 @@ def test_wait_never_times_out_and_the_host_can_play_for_them_now(app, client):
     assert r.status_code == 400
     r = post_form(client, ann + "/play-now", {"seat": "1"}, page_path=ann)
     assert r.status_code == 303
-    report = sweep(app, clock.utcnow() + timedelta(seconds=1))
+    report = sweep(app, utcnow() + timedelta(seconds=1))
     assert report.timeouts == 1
     moves = rows(app, select(MoveRow))
     assert [(m.seat, m.move.split()[0]) for m in moves] == [(1, "reveal")]
@@ -396,7 +397,7 @@ def test_digest_preference_collects_two_games_in_one_mail(app, client):
     # Cy reveals a card: no turn mail goes to Bo (digest), Cy's own mail still does.
     cy_link = move_links(last_mail_to(app, "cy@example.com"))[0]
     assert confirm(client, cy_link).status_code == 303
-    eight = clock.next_local_time(clock.utcnow(), tz)
+    eight = next_local_time(utcnow(), tz)
     sweep(app, eight + timedelta(seconds=1))
     to_bo = [m for m in mails(app, seen) if m.to_addr == "bo@example.com"]
     assert len(to_bo) == 1, [m.subject for m in to_bo]

@@ -17,8 +17,8 @@ from datetime import datetime, timedelta
 import pytest
 from sqlalchemy import func, select
 
-from service.clock import core as clock
-from service.clock.core import ClockSettings
+from service.clock.deadlines import ClockSettings, schedule_decisions
+from service.clock.tick import make_engine, session_factory_for, tick
 from service.store.clock_models import Deadline
 from tests.service.helpers import sqlite_write_held
 from tests.service.test_clock_support import ROOT, RecordingHandlers, effect, pg_schema_url, setup_db
@@ -36,12 +36,12 @@ def url(request, tmp_path):
     else:
         url, drop = pg_schema_url()
     eng = setup_db(url)
-    factory = clock.session_factory_for(eng)
+    factory = session_factory_for(eng)
     with factory() as s:
         for i in range(N_TIMEOUTS):
-            clock.schedule_decisions(s, f"t{i}", [(i % 3, "turn")], 1, T0, ClockSettings.from_hours(1, ()))
+            schedule_decisions(s, f"t{i}", [(i % 3, "turn")], 1, T0, ClockSettings.from_hours(1, ()))
         for i in range(N_REMINDERS):
-            clock.schedule_decisions(s, f"r{i}", [(0, "turn"), (1, "reveal")][: 1 + i % 2], 1, T0,
+            schedule_decisions(s, f"r{i}", [(0, "turn"), (1, "reveal")][: 1 + i % 2], 1, T0,
                                      ClockSettings(3 * 3600, (int(2.5 * 3600),)))
     eng.dispose()
     yield url
@@ -67,7 +67,7 @@ def finish(proc: subprocess.Popen) -> dict:
 
 
 def check_exactly_once(url: str) -> int:
-    eng = clock.make_engine(url)
+    eng = make_engine(url)
     try:
         with eng.connect() as conn:
             got = conn.execute(select(effect.c.event, func.count(), func.count(effect.c.deadline_id.distinct()))
@@ -114,7 +114,7 @@ def test_sqlite_clock_sessions_wait_for_the_service_writers(tmp_path):
     try:
         with sqlite_write_held(db_file, 0.6):
             t0 = time.monotonic()
-            with clock.session_factory_for(eng)() as s:
+            with session_factory_for(eng)() as s:
                 s.execute(select(func.count()).select_from(Deadline.__table__)).scalar_one()  # (and BEGIN)
                 waited = time.monotonic() - t0
         assert waited > 0.3, "the clock session did not wait for the other writer"
@@ -123,7 +123,7 @@ def test_sqlite_clock_sessions_wait_for_the_service_writers(tmp_path):
 
 
 def test_kill_9_mid_sweep_loses_nothing_and_applies_nothing_twice(url, tmp_path):
-    eng = clock.make_engine(url)
+    eng = make_engine(url)
     with eng.connect() as conn:
         d = Deadline.__table__.c
         ids = list(conn.execute(select(d.id).where(d.next_at <= NOW).order_by(d.next_at, d.id)).scalars())
@@ -139,7 +139,7 @@ def test_kill_9_mid_sweep_loses_nothing_and_applies_nothing_twice(url, tmp_path)
     proc.kill()  # SIGKILL, in the middle of a handler's transaction and with claims outstanding
     proc.wait(timeout=10)
     assert proc.returncode == -9
-    eng = clock.make_engine(url)
+    eng = make_engine(url)
     with eng.connect() as conn:
         done_before = conn.execute(select(func.count()).select_from(effect)).scalar_one()
         victim_done = conn.execute(select(func.count()).select_from(effect)
@@ -148,8 +148,8 @@ def test_kill_9_mid_sweep_loses_nothing_and_applies_nothing_twice(url, tmp_path)
     assert 0 < done_before < N_TIMEOUTS + expected_reminders() and victim_done == 0
     # Another worker (here: this process), at the same time: it does the rows nobody claimed and
     # leaves the dead worker's claims alone while they are live.
-    eng = clock.make_engine(url)
-    r = clock.tick(NOW, clock.session_factory_for(eng), RecordingHandlers(worker="in-test"))
+    eng = make_engine(url)
+    r = tick(NOW, session_factory_for(eng), RecordingHandlers(worker="in-test"))
     eng.dispose()
     assert r.errors == 0 and r.skipped == 0, r
     # Later, after the lease: everything left is done, nothing twice.

@@ -1,6 +1,6 @@
 """Computer seats (issue 18, point 1): seats the computer plays at a level, from /new or for a seat
 whose player declined. They need no address, get no mail, are accepted at once, and decide when the
-clock sweeps (driven here by calling `clock.tick` directly, as the scheduler would), through the one
+clock sweeps (driven here by calling `tick` directly, as the scheduler would), through the one
 move path. A person's mails show what the computers did and never a computer's face-down card.
 """
 
@@ -14,10 +14,11 @@ import pytest
 from sqlmodel import select
 
 import engine
-from service.clock import core as clock
-from service.play import computer, timeouts, usecases
+from service.clock.tick import TickReport, tick
+from service.play import computer, games, lookups, moves, timeouts
+from service.play.errors import Invalid
 from service.store import db
-from service.store.clock_models import Deadline, SeatClock
+from service.store.clock_models import Deadline, SeatClock, utcnow
 from service.store.models import GameRow, MoveRow, SeatRow
 from service.store.outbox_models import OutboxMail
 from tests.service import helpers as h
@@ -26,17 +27,17 @@ from tests.service.test_hidden import check as check_hidden
 HUMAN = "ann@example.com"
 
 
-def sweep(app) -> clock.TickReport:
+def sweep(app) -> TickReport:
     """One sweep of the clock at the real time (what the scheduler runs every interval)."""
     with app.app_context():
-        report = clock.tick(None, lambda: db.transaction(write=True, app=app), timeouts.ServiceClockHandlers())
+        report = tick(None, lambda: db.transaction(write=True, app=app), timeouts.ServiceClockHandlers())
     assert report.errors == 0, report.error_messages
     return report
 
 
 def create(app, players, *, variant="classic", options=None, seed="computer-1"):
     with app.app_context(), db.transaction(write=True) as s:
-        created = usecases.create_game(s, host_name="Ann", host_email=HUMAN, players=players, variant=variant,
+        created = games.create_game(s, host_name="Ann", host_email=HUMAN, players=players, variant=variant,
                                        options=options if options is not None else {"target_score": 1},
                                        setup={"seed": seed})
         return created.game.id, created.tokens
@@ -144,8 +145,8 @@ def test_the_new_game_form_takes_computer_seats(app, client):
 
 
 def test_a_computer_level_that_does_not_exist_is_refused_by_the_use_case(app):
-    with pytest.raises(usecases.Invalid), app.app_context(), db.transaction(write=True) as s:
-        usecases.create_game(s, host_name="Ann", host_email=HUMAN, players=[("", "", "godlike")])
+    with pytest.raises(Invalid), app.app_context(), db.transaction(write=True) as s:
+        games.create_game(s, host_name="Ann", host_email=HUMAN, players=[("", "", "godlike")])
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -204,8 +205,8 @@ def test_one_person_against_two_computers_plays_to_the_end_by_mail(app, client, 
         assert sum(hidden_checked) > 0, "the hidden-card check had nothing to catch"
     # the record stays valid: replaying the export reproduces the game
     with app.app_context(), db.transaction() as s:
-        record = usecases.export_record(s, gid)
-        final = usecases.full_game(s, s.get(GameRow, gid))
+        record = games.export_record(s, gid)
+        final = lookups.full_game(s, s.get(GameRow, gid))
     replayed = engine.replay(record)
     assert replayed.is_over and replayed.to_json()["vals"] == final.to_json()["vals"]
     with app.app_context(), db.transaction() as s:
@@ -268,13 +269,13 @@ def test_two_workers_sweeping_at_once_play_each_computer_decision_once(app):
     game row is locked while a computer decides, so no decision is made twice and none fails."""
     gid, _tokens = create(app, [("", "", "normal"), ("", "", "normal"), ("", "", "easy")])
     barrier = threading.Barrier(2)
-    reports: list[clock.TickReport] = []
+    reports: list[TickReport] = []
 
     def worker():
         barrier.wait()
         with app.app_context():
             # one row per claim: the two workers take rows of the same game at the same time
-            reports.append(clock.tick(None, lambda: db.transaction(write=True, app=app),
+            reports.append(tick(None, lambda: db.transaction(write=True, app=app),
                                       timeouts.ServiceClockHandlers(), batch_size=1))
 
     threads = [threading.Thread(target=worker) for _ in range(2)]
@@ -350,7 +351,7 @@ def test_a_computer_tied_for_the_start_reveals_its_extra_card_on_the_clock(app, 
     """C5 with `extra_reveal`: the person ties with the leading computer on purpose; the computer's
     tie reveal is a decision the clock plays like any other, and the person's mail tells of it."""
     with app.app_context(), db.transaction(write=True) as s:
-        created = usecases.create_game(s, host_name="Ann", host_email=HUMAN, players=[("", "", "normal"),
+        created = games.create_game(s, host_name="Ann", host_email=HUMAN, players=[("", "", "normal"),
                                        ("", "", "easy")], options={"target_score": 1, "start_tiebreak": "extra_reveal"},
                                        setup={"seed": "tie-1", "deals": [_tie_deal()]})
     gid, token = created.game.id, created.tokens[0]
@@ -363,7 +364,7 @@ def test_a_computer_tied_for_the_start_reveals_its_extra_card_on_the_clock(app, 
     names = [c["cell"] for c in engine.view(g, 0)["players"][0]["grid"]]
     for c in pair:
         with app.app_context(), db.transaction(write=True) as s:
-            usecases.play(s, token, f"reveal-{names[c].lower()}", h.game_state(app, gid)[0])
+            moves.play(s, token, f"reveal-{names[c].lower()}", h.game_state(app, gid)[0])
     g = engine_game(app, gid)
     tied = {p.seat for p in g.pending()}
     assert 0 in tied and leader in tied, g.pending()  # the tie: both owe one more card
@@ -386,11 +387,11 @@ def test_reminders_and_boards_never_list_a_computer_as_someone_to_wait_for(app, 
     assert "Computer (normal)" in first[0].text_body
     sweep(app)  # the computer's opening reveals
     before = max((m.id for m in h.mails(app)), default=0)
-    start = clock.utcnow()
+    start = utcnow()
     reminders = []
     for hours in (25, 31, 37, 43):  # the 24-hours-before reminder, wherever quiet hours put it
         with app.app_context():
-            clock.tick(start + timedelta(hours=hours), lambda: db.transaction(write=True, app=app),
+            tick(start + timedelta(hours=hours), lambda: db.transaction(write=True, app=app),
                        timeouts.ServiceClockHandlers())
         reminders = [m for m in h.mails(app, before) if "Reminder" in m.text_body]
         if reminders:

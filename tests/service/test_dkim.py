@@ -16,7 +16,7 @@ from sqlalchemy import update
 from service.mail.delivery import deliver_due
 from service.mail.signing import DkimSigner, SigningConfigError, dns_record, new_private_key
 from service.mail.transport import SmtpTransport
-from service.play import usecases
+from service.play import games
 from service.store import db
 from service.store.outbox_models import OutboxMail, utcnow
 from tests.conftest import make_app
@@ -68,12 +68,12 @@ def start_game(app, seed: str = "dkim-1") -> str:
     """A game whose mails cover several kinds: invitations, an acceptance, the deal's turn mails; a
     seat in Swedish and names outside ASCII (encoded headers)."""
     with app.app_context(), db.transaction(write=True) as s:
-        created = usecases.create_game(s, host_name="Zoë", host_email="zoe@example.com",
+        created = games.create_game(s, host_name="Zoë", host_email="zoe@example.com",
                                        players=[("Åsa", "asa@example.org"), ("Bo", "bo@example.net")],
                                        setup={"seed": seed}, langs=["sv", "en"])
         for position, token in created.tokens.items():
             if position:
-                usecases.accept(s, token)
+                games.accept(s, token)
         return created.game.id
 
 

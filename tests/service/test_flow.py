@@ -7,7 +7,7 @@ import random
 import re
 
 import engine
-from service.play import usecases
+from service.play import games
 from service.store import db
 from tests.service import helpers as h
 
@@ -35,7 +35,7 @@ def test_new_game_accept_and_play_to_the_end(app, client):
     assert {m.to_addr for m in over} == {"ann@example.com", "bo@example.com"}
     # the move log + first record is a complete game record: replay reproduces the state
     with app.app_context(), db.transaction() as s:
-        record = usecases.export_record(s, gid)
+        record = games.export_record(s, gid)
     replayed = engine.replay(json.loads(json.dumps(record)))
     assert replayed.to_json() == h.full_state(app, gid)
     assert len(state["log"]) < len(replayed.log)  # the saved state does not grow with the history
@@ -115,5 +115,5 @@ def test_an_action_game_plays_to_the_end_by_mail(app, client):
     gid = h.play_by_mail(app, client, rng=random.Random(4))
     assert h.game_state(app, gid)[2] == "finished"
     with app.app_context(), db.transaction() as s:
-        record = usecases.export_record(s, gid)
+        record = games.export_record(s, gid)
     assert engine.replay(record).to_json() == h.full_state(app, gid)

@@ -14,8 +14,9 @@ import re
 
 import engine
 from engine.game import DOWN
-from service.play import usecases
-from service.render import board as render
+from service.play import games, moves
+from service.render.links import move_path, slug_for, watch_path
+from service.render.text import text_board
 from service.store import db
 from tests.service import helpers as h
 
@@ -80,13 +81,13 @@ def test_no_hidden_value_in_pages_or_mails(tmp_path):
         names = [("Ann", "ann@x.org"), ("Bo", "bo@x.org"), ("Cy", "cy@x.org"), ("Di", "di@x.org")][:n]
         with app.app_context():
             with db.transaction(write=True) as s:
-                created = usecases.create_game(s, host_name=names[0][0], host_email=names[0][1],
+                created = games.create_game(s, host_name=names[0][0], host_email=names[0][1],
                                                players=names[1:], options={"target_score": 1},
                                                setup={"seed": f"hidden-{game_no}-{rng.random()}"})
                 gid = created.game.id
             for pos in range(1, n):
                 with db.transaction(write=True) as s:
-                    usecases.accept(s, created.tokens[pos])
+                    games.accept(s, created.tokens[pos])
         for _step in range(400):
             version, _state, status = h.game_state(app, gid)
             g = engine.Game.from_json(h.full_state(app, gid))  # what pages show: the whole log too
@@ -107,20 +108,20 @@ def test_no_hidden_value_in_pages_or_mails(tmp_path):
                 break
             if _step % 5 == 0:
                 with app.app_context():
-                    path = render.watch_path(gid, h.only_game(app).spectator_salt)
+                    path = watch_path(gid, h.only_game(app).spectator_salt)
                 page = client.get(path).text
                 check(page, g, None, "spectator page")
             p = rng.choice(g.pending())
             move = str(engine.bot_move(g, p.seat, "random", rng))
-            slug = render.slug_for([move])
+            slug = slug_for([move])
             if move == "take":  # the service applies take + swap together
                 mine = [c for c in engine.view(g, p.seat)["players"][p.seat]["grid"] if c["face"] != "removed"]
-                slug = render.slug_for(["take", f"swap {rng.choice(mine)['cell']}"])
+                slug = slug_for(["take", f"swap {rng.choice(mine)['cell']}"])
             # the confirm page of the move link, too
-            page = client.get(render.move_path(created.tokens[p.seat], slug, version)).text
+            page = client.get(move_path(created.tokens[p.seat], slug, version)).text
             check(page, g, p.seat, "confirm page")
             with app.app_context(), db.transaction(write=True) as s:
-                usecases.play(s, created.tokens[p.seat], slug, version)
+                moves.play(s, created.tokens[p.seat], slug, version)
         assert status == "finished"
     assert checked > 300
     assert teeth > checked / 4, "the check had no teeth: too few hidden-only values"
@@ -165,7 +166,7 @@ def test_the_check_catches_a_leak(tmp_path):
     with app.app_context():
         t = app.jinja_env.from_string('{% import "_board.html" as b %}{{ b.boards(view) }}')
         good_html, bad_html = t.render(view=view), t.render(view=leaked)
-        good_text, bad_text = render.text_board(view), render.text_board(leaked)
+        good_text, bad_text = text_board(view), text_board(leaked)
     check(good_html, g, 0, "good board")
     check(good_text, g, 0, "good text board")
     for output in (bad_html, bad_text):

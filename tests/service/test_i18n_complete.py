@@ -110,10 +110,10 @@ def test_every_mail_and_page_is_free_of_english_in_every_language(app, client) -
         check("board page (game over)", lang, client.get(seat).text)
         check("unsubscribe page", lang, client.get(seat + "/unsubscribe").text)
     game = h.only_game(app)
-    from service.render import board as render
+    from service.render.links import watch_path
 
     with app.app_context():
-        watch = render.watch_path(game.id, game.spectator_salt)
+        watch = watch_path(game.id, game.spectator_salt)
     for lang in i18n.TRANSLATED:  # pages without a seat follow the browser
         check("spectator page", lang, client.get(watch, headers={"Accept-Language": lang}).text)
         check("404 page", lang, client.get("/s/no-such-token", headers={"Accept-Language": lang}).text)

@@ -19,10 +19,13 @@ from datetime import timedelta
 import engine
 from engine.game import DOWN
 from engine.plans import parse_plan
-from service.clock import core as clock
+from service.clock.tick import tick
 from service.mail import subjects
-from service.play import notify, timeouts, usecases
-from service.render import board as render
+from service.play import games, lookups, notify, timeouts
+from service.play import moves as move_path
+from service.render.cards import card_text
+from service.render.links import slug_for
+from service.render.sheet import score_chart
 from service.store import db
 from service.store.models import GameRow
 from tests.engine.helpers import grid, make_deal, position
@@ -63,12 +66,12 @@ def test_every_kind_has_its_subject_and_a_game_seat_keeps_one_thread(app, client
     # a reminder (the clock's), an answer to a reply, a notice and table talk
     d = h_open_deadline(app, game.id)
     with app.app_context():
-        clock.tick(d.deadline_at - timedelta(hours=3, minutes=59), lambda: db.transaction(write=True, app=app),
+        tick(d.deadline_at - timedelta(hours=3, minutes=59), lambda: db.transaction(write=True, app=app),
                    timeouts.ServiceClockHandlers())
     seat_rows = h.seats(app, game.id)
     with app.app_context(), db.transaction(write=True) as s:
         row = s.get(GameRow, game.id)
-        me = next(r for r in usecases.seats_of(s, game.id) if r.position == 1)
+        me = next(r for r in lookups.seats_of(s, game.id) if r.position == 1)
         notify.reply_answer(s, row, me, headline="Not applied.", error=True)
         notify.reply_answer(s, row, me, headline="Understood: reveal A1", played=True)
         notify.reply_answer(s, row, me, headline="No move in your reply: ...", message_only=True)
@@ -161,13 +164,13 @@ def _crafted(app, variant: str, deal: dict, arrange, options: dict) -> tuple[str
     """A 2-player game (Ann, Bo) dealt from `deal`, then set to the position `arrange(game)`."""
     with app.app_context():
         with db.transaction(write=True) as s:
-            created = usecases.create_game(s, host_name="Ann", host_email="ann@example.com",
+            created = games.create_game(s, host_name="Ann", host_email="ann@example.com",
                                            players=[("Bo", "bo@example.com")], variant=variant,
                                            options={"target_score": 1000, **options},
                                            setup={"deals": [{"deal": deal}]})
             gid = created.game.id
         with db.transaction(write=True) as s:
-            usecases.accept(s, created.tokens[1])
+            games.accept(s, created.tokens[1])
         with db.transaction(write=True) as s:
             row = s.get(GameRow, gid)
             g = arrange(engine.Game.from_json(row.state))
@@ -180,7 +183,7 @@ def _play(app, gid: str, tokens: dict[int, str], moves: list[tuple[int, str]]) -
     for seat, move in moves:
         version = h.game_state(app, gid)[0]
         with app.app_context(), db.transaction(write=True) as s:
-            usecases.play(s, tokens[seat], render.slug_for([move]), version)
+            move_path.play(s, tokens[seat], slug_for([move]), version)
 
 
 def _round_end_block(html: str) -> str:
@@ -213,7 +216,7 @@ def _assert_boards_match_engine(m, record: dict, names: list[str]) -> None:
         want = {engine.CELL_NAMES[c]: ("removed", None) if v is None else ("up", str(v)) for c, v in enumerate(board)}
         assert shown == want, (names[seat], shown, want)
         # the text part draws the same grid: its rows as `[ v]` and `  ·  ` (removed)
-        rows = ["".join("  ·  " if board[r * 4 + c] is None else f" [{render.card_text(board[r * 4 + c]):>2}]"
+        rows = ["".join("  ·  " if board[r * 4 + c] is None else f" [{card_text(board[r * 4 + c]):>2}]"
                         for c in range(4)) for r in range(3)]
         text_part = m.text_body[m.text_body.index(f"{names[seat]}: {record['scores'][seat]} this round"):]
         for r, row in enumerate(rows, start=1):
@@ -336,7 +339,7 @@ def test_reply_box_examples_use_the_seats_own_face_down_cells_and_parse(app, cli
             continue
         with app.app_context(), db.transaction(write=True) as s:
             token = h_token(app, game.id, p.seat)
-            usecases.play(s, token, render.slug_for([move]), version)
+            move_path.play(s, token, slug_for([move]), version)
     assert checked["reveal"] >= 3 and checked["turn"] >= 3, checked
 
 
@@ -373,7 +376,7 @@ def test_plain_text_turn_mail_names_many_moves_with_one_board_link(app):
                            lambda g: action_setup(g, up={0: "A1 B3", 1: "A1 B1"}, hands={0: ["swap-own"]}), {})
     with app.app_context(), db.transaction(write=True) as s:
         row = s.get(GameRow, gid)
-        seat = next(r for r in usecases.seats_of(s, gid) if r.seat == 0)
+        seat = next(r for r in lookups.seats_of(s, gid) if r.seat == 0)
         notify.decision_or_nothing(s, row, seat, engine.Game.from_json(row.state))
     m = h.mails(app)[-1]
     assert m.to_addr == "ann@example.com"
@@ -392,7 +395,7 @@ def test_page_chart_end_labels_never_overlap_when_totals_are_close(app):
             "rounds": [{"round": 1, "scores": [63, 52, 106, 62], "totals": [63, 52, 106, 62]},
                        {"round": 2, "scores": [56, 68, 53, 57], "totals": [119, 120, 159, 119]}]}
     with app.test_request_context():
-        chart = render.score_chart(view)
+        chart = score_chart(view)
     ys = sorted(float(line["label_y"]) for line in chart["lines"])
     assert all(b - a >= 12 for a, b in zip(ys, ys[1:], strict=False)), ys
     assert 0 <= ys[0] and ys[-1] <= chart["height"], ys

@@ -12,8 +12,9 @@ import pytest
 from sqlmodel import select
 
 import engine
-from service.play import moves, usecases
-from service.render import board as render
+from service.play import games, lookups, moves, settings
+from service.play.errors import Conflict
+from service.render.links import slug_for
 from service.store import db, tokens
 from service.store.clock_models import Deadline, SeatClock
 from service.store.models import GameRow, MoveRow
@@ -25,9 +26,9 @@ SEED = "move-path-seed"
 
 def start(app, seed: str = SEED) -> tuple[str, dict[int, str]]:
     with app.app_context(), db.transaction(write=True) as s:
-        created = usecases.create_game(s, host_name="Ann", host_email=f"ann-{seed}@example.com",
+        created = games.create_game(s, host_name="Ann", host_email=f"ann-{seed}@example.com",
                                        players=[("Bo", f"bo-{seed}@example.com")], setup={"seed": seed})
-        usecases.accept(s, created.tokens[1])
+        games.accept(s, created.tokens[1])
         return created.game.id, created.tokens
 
 
@@ -53,7 +54,7 @@ def state_of(app, game_id: str) -> dict:
 def opening_slug(seat: int) -> str:
     """The seat's first reveal in the game dealt from SEED (the deal is known, as in the bench)."""
     g = engine.new_game(["Ann", "Bo"], seed=SEED)
-    return render.slug_for([str(sorted(g.legal_moves(seat), key=str)[0])])
+    return slug_for([str(sorted(g.legal_moves(seat), key=str)[0])])
 
 
 def _post_move(app, token: str, slug: str, version: int, game_id: str, seat: int):
@@ -75,7 +76,7 @@ def test_confirm_post_goes_through_the_one_path(app, monkeypatch):
     r = _post_move(app, post_tokens[0], opening_slug(0), 0, post_id, 0)
     assert r.status_code == 303 and seen == [0]
     with app.app_context(), db.transaction(write=True) as s:
-        usecases.play(s, play_tokens[0], opening_slug(0), 0, form_game=play_id, form_seat=0)
+        moves.play(s, play_tokens[0], opening_slug(0), 0, form_game=play_id, form_seat=0)
     posted = state_of(app, post_id)
     assert posted["version"] == 1 and posted["moves"] and posted["mails"]
     assert posted == state_of(app, play_id)
@@ -93,19 +94,19 @@ def test_a_plan_writes_what_a_link_writes_for_take_and_swap(app):
         g.play(p.seat, text)
     turn = g.pending()[0]
     texts = ["take", "swap A1"]
-    slug, version = render.slug_for(texts), g.version
+    slug, version = slug_for(texts), g.version
     games = [start(app, SEED), start(app, SEED)]
     with app.app_context():
         for game_id, seat_tokens in games:
             for seat, text, v in opening:
                 with db.transaction(write=True) as s:
-                    usecases.play(s, seat_tokens[seat], render.slug_for([text]), v, form_game=game_id, form_seat=seat)
+                    moves.play(s, seat_tokens[seat], slug_for([text]), v, form_game=game_id, form_seat=seat)
         (link_id, link_tokens), (plan_id, plan_tokens) = games
         with db.transaction(write=True) as s:
-            played = usecases.play(s, link_tokens[turn.seat], slug, version, form_game=link_id, form_seat=turn.seat)
+            played = moves.play(s, link_tokens[turn.seat], slug, version, form_game=link_id, form_seat=turn.seat)
         assert played.moves == texts
         with db.transaction(write=True) as s:
-            planned = usecases.play_plan(s, plan_tokens[turn.seat], "take swap A1", version, form_game=plan_id,
+            planned = moves.play_plan(s, plan_tokens[turn.seat], "take swap A1", version, form_game=plan_id,
                                          form_seat=turn.seat)
         assert planned.moves == texts
     link, plan = state_of(app, link_id), state_of(app, plan_id)
@@ -116,7 +117,7 @@ def test_a_plan_writes_what_a_link_writes_for_take_and_swap(app):
 def test_token_rotated_before_the_post_writes_nothing(app):
     game_id, seat_tokens = start(app)
     with app.app_context(), db.transaction(write=True) as s:
-        usecases.rotate_token(s, seat_tokens[0])
+        settings.rotate_token(s, seat_tokens[0])
     before = state_of(app, game_id)
     r = _post_move(app, seat_tokens[0], opening_slug(0), 0, game_id, 0)
     assert r.status_code == 404
@@ -140,15 +141,15 @@ def test_game_moved_on_between_read_and_write_writes_nothing(app, monkeypatch):
         if game.version == 0 and not getattr(other_seat_first, "done", False):
             other_seat_first.done = True
             with db.transaction(write=True, app=app) as other:
-                usecases.play(other, seat_tokens[1], slug1, 0)
+                moves.play(other, seat_tokens[1], slug1, 0)
         return real(s, game, *args, **kw)
 
     monkeypatch.setattr(moves, "_write", other_seat_first)
     with app.app_context():
         with db.transaction(write=True) as s:
-            seat, game = usecases.seat_by_token(s, seat_tokens[0])
-            with pytest.raises(usecases.Conflict, match="at the same moment"):
-                usecases.play(s, seat_tokens[0], slug0, 0, form_game=game_id, form_seat=0)
+            seat, game = lookups.seat_by_token(s, seat_tokens[0])
+            with pytest.raises(Conflict, match="at the same moment"):
+                moves.play(s, seat_tokens[0], slug0, 0, form_game=game_id, form_seat=0)
             # the session's game is the one in the database, not what the refused move meant to write
             # (a reply mail's answer is written from it in the same transaction)
             committed = state_of(app, game_id)
@@ -157,7 +158,7 @@ def test_game_moved_on_between_read_and_write_writes_nothing(app, monkeypatch):
         assert after["version"] == 1 and [m[1] for m in after["moves"]] == [1]
         monkeypatch.setattr(moves, "_write", real)
         with db.transaction(write=True) as s:  # what the player does then: Ann's link is still good
-            played = usecases.play(s, seat_tokens[0], slug0, 0, form_game=game_id, form_seat=0)
+            played = moves.play(s, seat_tokens[0], slug0, 0, form_game=game_id, form_seat=0)
     assert played.game.version == 2
 
 

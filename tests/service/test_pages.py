@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import engine
-from service.render import board as render
+from service.render import links
 from tests.service import helpers as h
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,7 +22,7 @@ def seat_path(app, game_id, pos):
     from service.store import tokens
 
     with app.app_context():
-        return render.seat_path(tokens.seat_token(h.seats(app, game_id)[pos].token_salt))
+        return links.seat_path(tokens.seat_token(h.seats(app, game_id)[pos].token_salt))
 
 
 def test_new_game_form_shows_defaults_and_errors(client):
@@ -189,7 +189,7 @@ def test_spectator_page_is_read_only(app, client):
     h.accept_all(app, client)
     game = h.only_game(app)
     with app.app_context():
-        path = render.watch_path(game.id, game.spectator_salt)
+        path = links.watch_path(game.id, game.spectator_salt)
     page = client.get(path)
     assert page.status_code == 200 and 'class="grid"' in page.text
     assert "data-move=" not in page.text and "csrf_token" not in page.text

@@ -16,7 +16,7 @@ from service.clock import scheduler
 from service.mail.delivery import deliver_due
 from service.mail.retention import Pruned, prune
 from service.mail.transport import DevTransport
-from service.play import usecases
+from service.play import games
 from service.store import db
 from service.store.models import GameRow
 from service.store.outbox_models import OutboxMail, utcnow
@@ -27,9 +27,9 @@ DAY = timedelta(days=1)
 def start_game(app, n: int, deliver: bool = True) -> tuple[str, list[str]]:
     """A dealt two-player game: its mails (invitation, acceptance, the deal's turns) delivered."""
     with app.app_context(), db.transaction(write=True) as s:
-        created = usecases.create_game(s, host_name="Ann", host_email=f"ann{n}@example.com",
+        created = games.create_game(s, host_name="Ann", host_email=f"ann{n}@example.com",
                                        players=[("Bo", f"bo{n}@example.com")], setup={"seed": f"prune-{n}"})
-        usecases.accept(s, created.tokens[1])
+        games.accept(s, created.tokens[1])
         game_id, tokens = created.game.id, list(created.tokens.values())
     if deliver:
         with app.app_context():

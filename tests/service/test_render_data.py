@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import engine
-from service.render import board as render
+from service.render.board import board
 
 ROOT = Path(__file__).resolve().parents[2]
 MARKUP = re.compile(r"<(?:table|tr|td|th|div|span|svg|form|input|button|a|p|br|h\d)\b", re.I)
@@ -32,7 +32,7 @@ def test_board_data_has_values_of_face_up_cells_only(tmp_path) -> None:
         while not g.is_over and checked < 60:
             for viewer in (*range(g.n), None):
                 view = engine.view(g, viewer)
-                for p in render.board(view)["players"]:
+                for p in board(view)["players"]:
                     for row in p["rows"]:
                         for cell in row["cells"]:
                             assert ("value" in cell) == (cell["face"] == "up"), cell
@@ -40,3 +40,15 @@ def test_board_data_has_values_of_face_up_cells_only(tmp_path) -> None:
             p = rng.choice(g.pending())
             g.play(p.seat, str(engine.bot_move(g, p.seat, "greedy", rng)))
     assert checked == 60
+
+
+def test_every_function_the_templates_call_on_r_is_there(tmp_path) -> None:
+    """The templates' `r` (set up in `create_app`, issue 27: no facade module) has every name a
+    template uses: a missing one would render as nothing, not fail."""
+    from tests.conftest import make_app
+
+    app = make_app(f"sqlite:///{tmp_path / 'r.sqlite3'}")
+    used = {name for path in (ROOT / "templates").rglob("*.*") if path.suffix in (".html", ".txt")
+            for name in re.findall(r"\br\.([A-Za-z_]+)", path.read_text())}
+    r = app.jinja_env.globals["r"]
+    assert used and not {name for name in used if not hasattr(r, name)}

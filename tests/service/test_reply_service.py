@@ -21,7 +21,7 @@ from service.mail.inbound import InboundSMTP
 from service.mail.replies import parse_reply_address
 from service.mail.sender import app_engine
 from service.mail.transport import DevTransport, SmtpTransport
-from service.play import reply_service, usecases
+from service.play import games, lookups, reply_service, settings
 from service.store import db
 from service.store.models import MoveRow
 from service.store.reply_models import InboundReplyRow
@@ -179,7 +179,7 @@ def test_a_whole_classic_game_played_by_replies_only(app, client):
     conditional = [m for m in h.mails(app) if "Understood: draw: if" in m.text_body]
     assert conditional, "conditional plans were played"
     with app.app_context(), db.transaction() as s:
-        record = usecases.export_record(s, game.id)
+        record = games.export_record(s, game.id)
     assert engine.replay(record).to_json() == h.full_state(app, game.id)
 
 
@@ -242,16 +242,16 @@ def test_other_seats_addresses_rotated_and_forged_addresses(app, client):
     # the player replaces their links: the old reply address stops working, the new mail's works
     token = next(p for p in h.links_of(mail) if re.fullmatch(r"/s/[A-Za-z0-9_-]+", p)).rsplit("/", 1)[1]
     with app.app_context(), db.transaction(write=True) as s:
-        _seat, new_token = usecases.rotate_token(s, token)
+        _seat, new_token = settings.rotate_token(s, token)
     assert reply_service.handle_inbound(app, reply_to(mail, "take swap A1")) == "unknown"
     assert version_of(app, game.id) == v
     # the answer to any reply comes with the new address, and replying to it plays
     since = last_id(app)
     with app.app_context(), db.transaction(write=True) as s:
-        seat, g = usecases.seat_by_token(s, new_token)
+        seat, g = lookups.seat_by_token(s, new_token)
         from service.play import notify as mails
 
-        mails.decision_or_nothing(s, g, seat, usecases.load_engine_game(g))
+        mails.decision_or_nothing(s, g, seat, lookups.load_engine_game(g))
     fresh = latest_reply_mail(app, player.email)
     assert fresh.id > since and fresh.headers["Reply-To"] != mail.headers["Reply-To"]
     assert reply_service.handle_inbound(app, reply_to(fresh, "take swap A1")) == "applied"

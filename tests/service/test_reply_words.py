@@ -1,5 +1,5 @@
 """Plans in the player's language (issue 17, point 4): each language's words read as the engine's
-English grammar (service.play.reply_words), English always understood, cells A1-D3 as they are."""
+English grammar (service.words.reply_words), English always understood, cells A1-D3 as they are."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import engine
 from engine.action.rules import ACTION_KINDS
 from engine.plans import parse_plan, read_plan
-from service.play.reply_words import LEXICON, in_words_of, to_english
+from service.words.reply_words import LEXICON, in_words_of, to_english
 from tests.engine.helpers import grid, new, position
 
 LANGS = sorted(LEXICON)

@@ -10,7 +10,7 @@ from datetime import timedelta
 
 from sqlmodel import select
 
-from service.render import board as render
+from service.render import links
 from service.store import db, tokens
 from service.store.models import GameRow, SeatRow
 from tests.service import helpers as h
@@ -20,7 +20,7 @@ THREE = (("Ann", "ann@example.com"), ("Bo", "bo@example.com"), ("Cy", "cy@exampl
 
 def seat_path(app, game_id: str, pos: int) -> str:
     with app.app_context():
-        return render.seat_path(tokens.seat_token(h.seats(app, game_id)[pos].token_salt))
+        return links.seat_path(tokens.seat_token(h.seats(app, game_id)[pos].token_salt))
 
 
 def finished_game(app, client, players=THREE) -> str:
@@ -127,13 +127,14 @@ def test_vacation_days_say_what_is_left_of_what(app, client):
 
 
 def test_vacation_days_after_an_ended_vacation(app, client):
-    from service.clock import core as clock
+    from service.clock.seats import end_vacation, set_vacation
+    from service.store.clock_models import utcnow
 
     gid, bo = _running(app, client)
     with app.app_context(), db.transaction(write=True) as s:
-        now = clock.utcnow()
-        clock.set_vacation(s, gid, 1, now - timedelta(days=2) + timedelta(days=5), now - timedelta(days=2))
-        clock.end_vacation(s, gid, 1, now)  # two days used, three given back
+        now = utcnow()
+        set_vacation(s, gid, 1, now - timedelta(days=2) + timedelta(days=5), now - timedelta(days=2))
+        end_vacation(s, gid, 1, now)  # two days used, three given back
     page = client.get(bo).text
     assert "Vacation days left in this game: 12 of 14." in page
     assert "Pause my deadlines for this many days (up to 12):" in page

@@ -13,7 +13,7 @@ from sqlmodel import select
 
 import engine
 from service.mail.reply_text import ReplyCommands
-from service.play import reply_service, talk, usecases
+from service.play import games, reply_service, talk
 from service.store import db, tokens
 from service.store.models import GameRow, MessageRow
 from tests.service import helpers as h
@@ -193,7 +193,7 @@ def test_the_host_hides_a_message(app, client):
     assert reply(app, ANN, "reveal A1, reveal B1") == "applied"
     assert all("something rude" not in m.text_body for m in h.mails(app, since))
     with app.app_context(), db.transaction() as s:
-        exported = usecases.export_record(s, game.id)["messages"]
+        exported = games.export_record(s, game.id)["messages"]
     assert exported[0]["hidden"] is True and exported[0]["text"] is None
     assert h.post_form(client, f"{ann}/talk/999999/hide", page_path=ann).status_code == 404
 
@@ -203,7 +203,7 @@ def test_export_carries_the_messages_and_replay_ignores_them(app, client):
     assert say(client, seat_path(app, game.id, ANN), "hello table").status_code == 303
     assert reply(app, BO, "reveal A1, reveal B1\n\nhi Ann") == "applied"
     with app.app_context(), db.transaction() as s:
-        record = usecases.export_record(s, game.id)
+        record = games.export_record(s, game.id)
     assert [(m["name"], m["text"], m["hidden"]) for m in record["messages"]] == [
         ("Ann", "hello table", False),
         ("Bo", "hi Ann", False),
@@ -272,7 +272,8 @@ def test_a_mail_per_message_only_for_seats_that_ask(app, client):
 
 
 def test_a_digest_seat_reads_the_talk_in_its_digest(app, client):
-    from service.clock import core as clock
+    from service.clock.zones import next_local_time
+    from service.store.clock_models import utcnow
     from tests.service.test_clock_wiring import sweep
 
     game = start(app, client)
@@ -281,7 +282,7 @@ def test_a_digest_seat_reads_the_talk_in_its_digest(app, client):
     since = last_id(app)
     assert say(client, ann, "See you at <8:00>").status_code == 303
     assert h.mails(app, since) == []  # no mail per message for a digest seat
-    sweep(app, clock.next_local_time(clock.utcnow(), "UTC") + timedelta(seconds=1))
+    sweep(app, next_local_time(utcnow(), "UTC") + timedelta(seconds=1))
     digest = [m for m in mails_to(app, BO, since) if "waiting for you" in m.subject]
     assert len(digest) == 1
     assert "Ann wrote: See you at <8:00>" in digest[0].text_body
