@@ -66,3 +66,43 @@ def test_issue30_c11_a_removed_cell_and_the_piles_in_english_and_german(tmp_path
             assert a11y.grid_caption("Bo", False, cells) == "Auslage von Bo, 9 verdeckt"
             assert a11y.discard_name(3) == "Ablagestapel: 3"
             assert a11y.draw_name(100) == "Nachziehstapel: 100 Karten"
+
+
+def _luminance(colour: str) -> float:
+    """WCAG 2.x relative luminance of #rrggbb (or #fff)."""
+    h = colour.lstrip("#")
+    h = "".join(c * 2 for c in h) if len(h) == 3 else h
+    def lin(c: float) -> float:
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (lin(int(h[i:i + 2], 16) / 255) for i in (0, 2, 4))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def _ratio(a: str, b: str) -> float:
+    hi, lo = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_issue30_every_card_value_reads_at_4_5_to_1_and_the_bands_differ_in_lightness():
+    """The palette of _style.css and mail/_mail.css, for every value band (the colour classes of
+    `cards.card_class`), whether axe met a card of that band in the played games or not."""
+    import re
+    from pathlib import Path
+
+    from service.render.sheet import PALETTE
+
+    root = Path(__file__).resolve().parents[2] / "templates"
+    bands = ("neg", "zero", "low", "mid", "high")
+    for sheet in ("_style.css", "mail/_mail.css"):
+        css = (root / sheet).read_text()
+        colours = {}
+        for band in (*bands, "star", "none"):
+            rule = re.search(rf"\.{band}\b[^{{]*\{{ background: (#[0-9a-f]{{6}}); color: (#[0-9a-f]{{3,6}}); \}}", css)
+            assert rule, f"{sheet}: no colours for .{band}"
+            colours[band] = rule.groups()
+            assert _ratio(*rule.groups()) >= 4.5, (sheet, band, rule.groups())
+        backs = sorted(_luminance(colours[b][0]) for b in bands)
+        for darker, lighter in zip(backs, backs[1:]):  # lightness apart, not only hue
+            assert (lighter + 0.05) / (darker + 0.05) >= 1.4, (sheet, backs)
+    for colour in PALETTE:  # the chart's labels are text in the player's colour
+        assert _ratio(colour, "#ffffff") >= 4.5, colour
