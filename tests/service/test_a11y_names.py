@@ -102,7 +102,7 @@ def test_issue30_every_card_value_reads_at_4_5_to_1_and_the_bands_differ_in_ligh
             colours[band] = rule.groups()
             assert _ratio(*rule.groups()) >= 4.5, (sheet, band, rule.groups())
         backs = sorted(_luminance(colours[b][0]) for b in bands)
-        for darker, lighter in zip(backs, backs[1:]):  # lightness apart, not only hue
+        for darker, lighter in zip(backs, backs[1:], strict=False):  # lightness apart, not only hue
             assert (lighter + 0.05) / (darker + 0.05) >= 1.4, (sheet, backs)
     for colour in PALETTE:  # the chart's labels are text in the player's colour
         assert _ratio(colour, "#ffffff") >= 4.5, colour
