@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from service.render import a11y
 from service.render.action_moves import held_names, row_cards
 from service.render.cards import card, card_class, card_text, grid_rows, name_of, players_in_order
 from service.words.names import action_name
@@ -21,7 +22,9 @@ def board(view: dict, highlight: Iterable[str] = ()) -> dict:
     return {
         "players": [player(view, p, highlight if p["seat"] == me else ()) for p in players_in_order(view)],
         "discard": card(view.get("discard_top")),
+        "discard_name": a11y.discard_name(view.get("discard_top")),
         "draw_count": view.get("draw_count"),
+        "draw_name": a11y.draw_name(view.get("draw_count")),
         "action": (
             {
                 "row": row_cards(view),
@@ -38,8 +41,8 @@ def board(view: dict, highlight: Iterable[str] = ()) -> dict:
 def player(view: dict, p: dict, highlight: Iterable[str] = ()) -> dict:
     """One player's part of the board: name and seat, the tags (`mine`, `turn`: to play, `closer`:
     closed the round, `deciding`: owes a decision out of turn), the total and the visible score,
-    the action cards held (A4) and the grid's rows of cells (`cell`, `face`; a face-up cell adds
-    `value`, `text` and colour `cls`; `hl`: outlined)."""
+    the action cards held (A4), the grid's rows of cells (`cell`, `face`, `name` for screen readers;
+    a face-up cell adds `value`, `text` and colour `cls`; `hl`: outlined) and its `caption`."""
     seat = p["seat"]
     turn = view.get("turn")
     cards = held_names(p.get("action_cards"))
@@ -53,6 +56,7 @@ def player(view: dict, p: dict, highlight: Iterable[str] = ()) -> dict:
         "total": p["total"],
         "visible": p["visible_score"],
         "action_cards": cards or None,
+        "caption": a11y.grid_caption(p["name"], seat == view.get("viewer"), p["grid"]),
         "rows": [
             {"number": number, "cells": [_cell(c, highlight) for c in row]}
             for number, row in enumerate(grid_rows(p), start=1)
@@ -61,7 +65,7 @@ def player(view: dict, p: dict, highlight: Iterable[str] = ()) -> dict:
 
 
 def _cell(c: dict, highlight: Iterable[str]) -> dict:
-    shown = {"cell": c["cell"], "face": c["face"], "hl": c["cell"] in highlight}
+    shown = {"cell": c["cell"], "face": c["face"], "hl": c["cell"] in highlight, "name": a11y.cell_name(c)}
     if c["face"] == "up":  # the only face whose value a view gives
         shown.update(value=c["value"], text=card_text(c["value"]), cls=card_class(c["value"]))
     return shown
@@ -73,8 +77,10 @@ def _held(view: dict) -> dict | None:
     if not held:
         return None
     value = held.get("value")
+    mine, name = held.get("seat") == view.get("viewer"), name_of(view, held.get("seat"))
     return {
-        "mine": held.get("seat") == view.get("viewer"),
-        "name": name_of(view, held.get("seat")),
+        "mine": mine,
+        "name": name,
         "card": card(value) if value is not None else None,
+        "label": a11y.held_name(mine, name, value),
     }

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from flask_babel import gettext as _
 
-from service.render import action_moves, action_text
+from service.render import a11y, action_moves, action_text
 from service.render.cards import card_text, held_value, name_of, picker_rows
 from service.render.links import is_cell, slug_for, split_move
 
@@ -47,6 +47,7 @@ def _classic_groups(view: dict, texts: list[str]) -> list[dict]:
     me = view.get("viewer")
     mine = next(p for p in view["players"] if p["seat"] == me)
     held = held_value(view)
+    grid = {c["cell"]: c for c in mine["grid"]}  # what the seat sees of its own cells (a11y names)
     groups: dict[str, dict] = {}
 
     def group(key: str, title: str) -> dict:
@@ -67,13 +68,15 @@ def _classic_groups(view: dict, texts: list[str]) -> list[dict]:
             for c in mine["grid"]:
                 if c["face"] != "removed":
                     texts = ["take", f"swap {c['cell']}"]
-                    opt = {"slug": slug_for(texts), "texts": texts, "label": c["cell"], "cell": c["cell"]}
+                    opt = {"slug": slug_for(texts), "texts": texts, "label": c["cell"], "cell": c["cell"],
+                           "name": a11y.move_name("take", c["cell"], grid, view.get("discard_top"))}
                     g["options"].append(opt)
                     g["cells"][c["cell"]] = opt
             continue
         if is_cell(arg):
             g = groups.get(verb) or group(verb, _cell_title(verb, held))
-            opt = {"slug": slug_for([text]), "texts": [text], "label": arg, "cell": arg}
+            opt = {"slug": slug_for([text]), "texts": [text], "label": arg, "cell": arg,
+                   "name": a11y.move_name(verb, arg, grid, held)}
             g["options"].append(opt)
             g["cells"][arg] = opt
             continue

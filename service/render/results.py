@@ -12,6 +12,7 @@ from __future__ import annotations
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
+from service.render.a11y import cell_name, grid_caption
 from service.render.cards import COLUMNS, ROWS, card_class, card_text
 
 _HELD_CARD = 10  # A8: each action card still held at round end
@@ -20,7 +21,7 @@ _HELD_CARD = 10  # A8: each action card still held at round end
 def _cells(board: list[dict]) -> list[dict]:
     return [
         {"cell": c["cell"], "face": c["face"], "value": c.get("value"), "text": card_text(c.get("value")),
-         "cls": card_class(c.get("value")) if c["face"] == "up" else "", "hl": False}
+         "cls": card_class(c.get("value")) if c["face"] == "up" else "", "hl": False, "name": cell_name(c)}
         for c in board
     ]
 
@@ -94,6 +95,7 @@ def round_result(view: dict) -> dict | None:
             "score": scores[seat], "total": totals[seat] if seat < len(totals) else p.get("total"),
             "parts": items, "summary": " · ".join(i["text"] for i in items),
             "rows": _rows(board) if board is not None else None,
+            "caption": grid_caption(p["name"], seat == view.get("viewer"), board) if board is not None else None,
         })
     players.sort(key=lambda x: (x["score"], x["seat"]))
     return {"round": record.get("round"), "players": players}

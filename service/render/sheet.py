@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from flask_babel import gettext as _
 
-PALETTE = ["#2563eb", "#dc2626", "#16a34a", "#9333ea", "#ea580c", "#0891b2", "#be185d", "#4d7c0f"]
+PALETTE = ["#2563eb", "#dc2626", "#15803d", "#9333ea", "#c2410c", "#0e7490", "#be185d", "#4d7c0f"]  # 4.5:1 on white (labels)
 
 
 def score_rows(view: dict) -> list[dict]:
