@@ -29,7 +29,8 @@ never import this module: variants register their class in `engine.state.GAME_CL
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 from . import cards, state
 from .errors import IllegalMove
@@ -83,46 +84,51 @@ __all__ = [
 ]
 
 
+@dataclass(init=False, eq=False, repr=False, slots=True)
 class Game(RoundsMixin, ScoringMixin):
     """The authoritative state of one classic game. See the module docstring."""
 
-    variant = "classic"
-    deck_counts: dict[int, int] = cards.CLASSIC_COUNTS
+    variant: ClassVar[str] = "classic"
 
-    __slots__ = (
-        "names",
-        "n",
-        "options",
-        "seed",
-        "version",
-        "round",
-        "active",
-        "next_seat",
-        "vals",
-        "face",
-        "down",
-        "draw",
-        "discard",
-        "phase",
-        "revealed",
-        "tie_group",
-        "tie_owed",
-        "turn",
-        "stage",
-        "held",
-        "closer",
-        "final_left",
-        "totals",
-        "rounds",
-        "round_specs",
-        "reshuffles",
-        "tiebreak_group",
-        "winners",
-        "moves",
-        "log",
-        "removed_cols",
-        "round_start",
-    )
+    @property
+    def deck_counts(self) -> dict[Any, int]:
+        """The deck of this game (C1; SKYJO Action: option `game_deck`)."""
+        return cards.CLASSIC_COUNTS
+
+    # The state's fields, declared once: `engine.state` saves and loads exactly these, in this order
+    # (hidden information included: the saved state is stored, never rendered).
+    names: list[str]
+    options: dict[str, Any]
+    seed: str
+    version: int
+    round: int
+    active: list[int]  # the seats of this round (C12: an extra round has only the tied)
+    vals: list[list[Any]]  # per seat the 12 cards, A1 B1 C1 D1 A2 ... D3
+    face: list[list[int]]  # per seat the 12 faces: DOWN, UP or GONE
+    down: list[int]  # per seat its face-down count
+    draw: list[Any]  # the draw pile, top last
+    discard: list[Any]  # the discard pile, top last
+    phase: str
+    revealed: list[int]  # per seat its opening reveals (C4)
+    tie_group: list[int]  # C5's tied seats
+    turn: int  # the seat to play (-1: none)
+    stage: int  # STAGE_TURN, STAGE_DRAWN, STAGE_TAKEN (SKYJO Action: also STAGE_THREE)
+    held: Any  # the card drawn or taken, or None
+    closer: int  # -1: nobody has closed (C9)
+    final_left: int  # turns left after the close
+    totals: list[int]
+    rounds: list[dict[str, Any]]
+    round_specs: list[dict[str, Any]]  # per round its seed or explicit deal (engine.record)
+    reshuffles: int  # C11 in this round
+    tiebreak_group: list[int] | None
+    winners: list[int] | None
+    moves: list[str]  # the record's moves, "<seat>: <move>"
+    log: list[dict[str, Any]]  # every public event
+    removed_cols: list[list[Any]]
+    tie_owed: set[int] = field(metadata=state.SAVED_AS_SORTED_LIST)  # C5: who still owes a reveal
+    round_start: int = field(metadata=state.SAVED_MAY_LACK)  # the version this round was dealt at
+    n: int = field(metadata=state.NOT_SAVED)
+    next_seat: list[int] = field(metadata=state.NOT_SAVED)  # per seat the next seat of the round
 
     # ------------------------------------------------------------------ creation
     def __init__(
@@ -161,6 +167,18 @@ class Game(RoundsMixin, ScoringMixin):
         """The game of a saved state (invariants checked). `copy=False`: the game takes over the
         data's lists (for a caller that owns `data`, just decoded, and does not use it again)."""
         return state.from_json(data, copy=copy)
+
+    # hooks of a variant (engine.state and engine.view call them; SKYJO Action overrides them)
+    def card_json(self, value: Any) -> Any:
+        """A card as the view and the saved state write it (classic: the int)."""
+        return value
+
+    def extra_cards(self) -> list[Any]:
+        """Cards of the game deck the variant keeps outside the grids, piles and hand (C1 check)."""
+        return []
+
+    def check_variant_state(self) -> None:
+        """Raise StateError unless the variant's own part of a loaded state is consistent."""
 
     def record(self) -> dict[str, Any]:
         """The game record that replays this game (see engine.record)."""
@@ -397,5 +415,3 @@ class Game(RoundsMixin, ScoringMixin):
             return
         self.turn = self.next_seat[seat]
 
-
-state.GAME_CLASSES["classic"] = Game

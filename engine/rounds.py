@@ -19,6 +19,9 @@ from .errors import RecordError
 from .phases import DOWN, GONE, OPENING, PLAY, STAGE_TURN, TIE_REVEAL, UP
 
 
+HIGHEST_CARD_THEN_SEAT = "highest_card_then_seat"  # A3's start tie-break (SKYJO Action)
+
+
 class RoundsMixin:
     """Dealing and starting rounds (C3-C6, C11); part of `engine.game.Game`."""
 
@@ -153,14 +156,17 @@ class RoundsMixin:
             self._resolve_start(active, events)
 
     def _resolve_start(self, candidates: list[int], events: list[dict[str, Any]]) -> None:
-        """C5 among `candidates`: highest sum of revealed cards; ties by the start_tiebreak option."""
+        """C5 (A3) among `candidates`: highest sum of revealed cards; ties by `start_tiebreak()`: C5's
+        extra reveal, or the highest single card (the earliest seat among equal ones), or A3's
+        highest single card then the earliest seat (the start event then says which decided)."""
         sums = {s: self._visible_sum(s) for s in candidates}
         best = max(sums.values())
         tied = [s for s in candidates if sums[s] == best]
         if len(tied) == 1:
             self._begin_play(tied[0], "highest_reveal", events)
             return
-        if self.options["start_tiebreak"] == "extra_reveal":
+        rule = self.start_tiebreak()
+        if rule == "extra_reveal":
             owed = {s for s in tied if self.down[s] > 0}
             if owed:
                 self.phase = TIE_REVEAL
@@ -170,12 +176,27 @@ class RoundsMixin:
                 return
             self._begin_play(tied[0], "earliest_seat", events)
             return
+        points = self.card_points
         high = {
-            s: max((self.vals[s][c] for c in range(12) if self.face[s][c] == UP), default=-99) for s in tied
+            s: max((points(self.vals[s][c]) for c in range(12) if self.face[s][c] == UP), default=-99)
+            for s in tied
         }
         top = max(high.values())
-        first = next(s for s in tied if high[s] == top)
-        self._begin_play(first, "highest_card", events)
+        firsts = [s for s in tied if high[s] == top]
+        if rule == HIGHEST_CARD_THEN_SEAT and len(firsts) > 1:
+            self._begin_play(firsts[0], "earliest_seat", events)
+        else:
+            self._begin_play(firsts[0], "highest_card", events)
+
+    def start_tiebreak(self) -> str:
+        """How a tie for the start is broken (C5: the `start_tiebreak` option)."""
+        tiebreak: str = self.options["start_tiebreak"]
+        return tiebreak
+
+    def card_points(self, card: Any) -> int:
+        """What a card counts in sums (classic: its number)."""
+        points: int = card
+        return points
 
     def _begin_play(self, seat: int, reason: str, events: list[dict[str, Any]]) -> None:
         self.phase = PLAY

@@ -6,8 +6,8 @@ otherwise the hundreds of Swap-with-player targets would crowd everything else o
 action cards of everyone) and uses action cards sensibly: it plays the helpful ones, blocks attacks,
 and discards held cards before the round's end would cost it +10 each (A8).
 
-This module sits above the game: `engine.action` registers `bot_move` in `engine.bots`'s
-`VARIANT_BOTS`, and `engine.bots.bot_move` calls it for SKYJO Action games.
+This module sits above the game: `engine.action` registers the bots with the variant
+(`engine.variants`), and `engine.bots.bot_move` calls them for SKYJO Action games.
 """
 
 from __future__ import annotations
@@ -294,16 +294,12 @@ def greedy_move(game: Any, seat: int, rng: _random.Random) -> AnyMove:
     return moves[int(rng.random() * len(moves))]
 
 
-# SKYJO Action's bots by name; engine.action.strong adds `strong` and `easy`.
-BOTS: dict[str, Callable[[Any, int, _random.Random], AnyMove]] = {"random": random_move, "greedy": greedy_move}
+def checked(fn: Callable[[Any, int, _random.Random], AnyMove]) -> Callable[[Any, int, _random.Random], AnyMove]:
+    """A bot whose move, should it not be legal, is replaced by a random one (every bot but `random`,
+    which only picks legal moves, goes through this)."""
 
+    def bot(game: Any, seat: int, rng: _random.Random) -> AnyMove:
+        move = fn(game, seat, rng)
+        return move if move in game.legal_moves(seat) else random_move(game, seat, rng)
 
-def bot_move(game: Any, seat: int, bot: str, rng: _random.Random) -> AnyMove:
-    try:
-        fn = BOTS[bot]
-    except KeyError:
-        raise ValueError(f"unknown bot {bot!r}; choose {', '.join(sorted(BOTS))}") from None
-    move = fn(game, seat, rng)
-    if bot == "random":
-        return move
-    return move if move in game.legal_moves(seat) else random_move(game, seat, rng)
+    return bot

@@ -44,6 +44,9 @@ Rulings where the texts are silent (documented in tests):
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import ClassVar
+
 from ..game import Game
 from .effects import ActionEffectsMixin
 from .legal import ActionLegalMixin
@@ -78,6 +81,7 @@ __all__ = [
 ]
 
 
+@dataclass(init=False, eq=False, repr=False)
 class ActionGame(
     ActionStateMixin,
     ActionSetupMixin,
@@ -89,4 +93,4 @@ class ActionGame(
 ):
     """The authoritative state of one SKYJO Action game. See the module docstring."""
 
-    variant = "action"
+    variant: ClassVar[str] = "action"

@@ -101,25 +101,9 @@ class ActionScoringMixin:
             held[s] = len(self.hands[s])
             stars[s] = bonus
             raw[s] = self._visible_sum(s) + bonus + HELD_CARD_PENALTY * len(self.hands[s])
-        closer = self.closer
-        scores, doubled = self._closer_doubled(raw)  # C10's doubling (engine.scoring), as A8 says
-        for s in self.active:
-            self.totals[s] += scores[s]  # type: ignore[operator]
-        result = {
-            "round": self.round,
-            "closer": closer if closer >= 0 else None,
-            "raw": raw,
-            "scores": scores,
-            "doubled": doubled,
-            "removed_columns": self.removed_cols,
-            "removed_sets": self.removed_sets,
-            "action_cards": held,
-            "star_bonus": stars,
-            "totals": list(self.totals),
-        }
-        events.append({"type": "round_end", **result})  # the event without the boards: logs stay small
-        result["boards"] = self._final_boards()  # (engine.scoring: every card up, sets removed)
-        self.rounds.append(result)
+        # C10's doubling and the classic score sheet (engine.scoring), as A8 says
+        extra = {"removed_sets": self.removed_sets, "action_cards": held, "star_bonus": stars}
+        self._record_round(raw, extra, events)
         self.queue = []
         self.step = MAIN
         self._after_round(events)

@@ -17,6 +17,7 @@ from typing import Any
 from .. import cards
 from ..errors import OptionError, RecordError
 from ..phases import STAGE_TURN, UP
+from ..rounds import HIGHEST_CARD_THEN_SEAT
 from .phases import MAIN
 from .rules import ACTION_KINDS, ROW_SIZE, STAR, action_counts, action_deck_list, points
 
@@ -92,21 +93,13 @@ class ActionSetupMixin:
         v = self.vals[seat]
         return sum(points(v[c]) for c in range(12) if f[c] == UP)
 
-    def _resolve_start(self, candidates: list[int], events: list[dict[str, Any]]) -> None:
-        """A3: highest sum of revealed cards; tie: highest single card; then the earliest seat."""
-        sums = {s: self._visible_sum(s) for s in candidates}
-        best = max(sums.values())
-        tied = [s for s in candidates if sums[s] == best]
-        if len(tied) == 1:
-            self._begin_play(tied[0], "highest_reveal", events)
-            return
-        high = {
-            s: max((points(self.vals[s][c]) for c in range(12) if self.face[s][c] == UP), default=-99)
-            for s in tied
-        }
-        top = max(high.values())
-        firsts = [s for s in tied if high[s] == top]
-        self._begin_play(firsts[0], "highest_card" if len(firsts) == 1 else "earliest_seat", events)
+    def start_tiebreak(self) -> str:
+        """A3: a tie for the start goes to the highest single card, then the earliest seat (the
+        classic start, `engine.rounds`, does the rest)."""
+        return HIGHEST_CARD_THEN_SEAT
+
+    def card_points(self, card: Any) -> int:
+        return points(card)  # A6: a star counts 0
 
     def _begin_play(self, seat: int, reason: str, events: list[dict[str, Any]]) -> None:
         super()._begin_play(seat, reason, events)

@@ -11,39 +11,39 @@ queued decisions.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass, fields
 from typing import Any
 
 from ..errors import StateError
 from ..options import validate_options
 from ..phases import PLAY
-from ..state import clone
 from .phases import MAIN, QUEUE_KINDS, RESOLVE, SETS, STAGE_THREE
 from .rules import ACTION_KINDS, ROW_SIZE, action_counts, game_counts
 
-EXTRA_FIELDS = (
-    "adeck",
-    "arow",
-    "adiscard",
-    "hands",
-    "fresh",
-    "in_play",
-    "extra_turns",
-    "queue",
-    "step",
-    "three",
-    "known",
-    "banked",
-    "kept",
-    "removed_sets",
-    "action_reshuffles",
-)
 
-
+@dataclass(init=False, eq=False, repr=False)
 class ActionStateMixin:
-    """Saved-state hooks of SKYJO Action (A1, A2); part of `ActionGame`."""
+    """Saved-state hooks of SKYJO Action (A1, A2) and its fields, declared once (after the classic
+    game's, in the saved state's order); part of `ActionGame`."""
+
+    adeck: list[str]  # the action deck, top last
+    arow: list[str | None]  # the action row of four (None: an empty place)
+    adiscard: list[str]  # the action discard pile, top last
+    hands: list[list[str]]  # per seat its held action cards (public)
+    fresh: list[str]  # the action cards the turn seat took this turn (A4 c)
+    in_play: list[str]  # an attack waiting for its targets
+    extra_turns: int
+    queue: list[dict[str, Any]]  # the queued decisions
+    step: str  # MAIN, RESOLVE or SETS
+    three: list[Any]  # the cards of a Draw three
+    known: list[list[list[Any]]]  # per seat its insight knowledge [seat, cell, value] (private)
+    banked: list[int]  # per seat its star bonus of this round
+    kept: list[list[list[Any]]]  # per seat its kept star sets
+    removed_sets: list[list[Any]]
+    action_reshuffles: int
 
     @property
-    def deck_counts(self) -> dict[Any, int]:  # type: ignore[override]
+    def deck_counts(self) -> dict[Any, int]:
         return game_counts(self.options)
 
     def card_json(self, value: Any) -> Any:
@@ -52,16 +52,7 @@ class ActionStateMixin:
     def extra_cards(self) -> list[Any]:
         return list(self.three)
 
-    def extra_json(self, *, copy: bool = True) -> dict[str, Any]:
-        extra = {name: getattr(self, name) for name in EXTRA_FIELDS}
-        return clone(extra) if copy else extra
-
-    def load_extra_json(self, data: dict[str, Any], *, copy: bool = True) -> None:
-        extra = {name: data[name] for name in EXTRA_FIELDS}
-        if copy:
-            extra = clone(extra)
-        for name in EXTRA_FIELDS:
-            setattr(self, name, extra[name])
+    def check_variant_state(self) -> None:
         n = len(self.names)
         opts = validate_options(self.variant, self.options)
         try:
@@ -86,3 +77,6 @@ class ActionStateMixin:
                 raise StateError("cards taken this turn are not held")
         except (TypeError, AttributeError, IndexError):
             raise StateError("the SKYJO Action part of the saved state is malformed") from None
+
+
+EXTRA_FIELDS = tuple(f.name for f in fields(ActionStateMixin))

@@ -24,7 +24,7 @@ from ..phases import GONE
 from ..seatview import determinize
 from ..strong import EASY_MISTAKES, Planner
 from . import moves as am
-from .bots import BOTS, AnyMove, greedy_move, random_move
+from .bots import AnyMove, greedy_move, random_move
 from .moves import ActionMove
 from .rules import HELD_CARD_PENALTY, STAR, points
 
@@ -114,6 +114,3 @@ def easy_move(game: Any, seat: int, rng: _random.Random) -> AnyMove:
         return random_move(game, seat, rng)
     return greedy_move(game, seat, rng)
 
-
-BOTS["strong"] = strong_move
-BOTS["easy"] = easy_move
