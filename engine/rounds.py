@@ -18,7 +18,6 @@ from . import cards
 from .errors import RecordError
 from .phases import DOWN, GONE, OPENING, PLAY, STAGE_TURN, TIE_REVEAL, UP
 
-
 HIGHEST_CARD_THEN_SEAT = "highest_card_then_seat"  # A3's start tie-break (SKYJO Action)
 
 

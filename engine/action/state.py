@@ -1,6 +1,6 @@
 """The SKYJO Action part of the saved state: its extra fields and their checks on load (A1, A2).
 
-`ActionStateMixin` is one part of `engine.action.game.ActionGame`. It gives `engine.state` the hooks
+`ActionState` is the classic `Game` with SKYJO Action's fields. It gives `engine.state` the hooks
 that module calls for a variant: the game deck of this game (A1, option `game_deck`), how a card is
 written in JSON (a star is the string "star"), the cards a Draw three holds outside the piles (A9.3),
 and the extra fields (action deck, row and discard pile, held action cards, decision queue, insight
@@ -15,6 +15,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from ..errors import StateError
+from ..game import Game
 from ..options import validate_options
 from ..phases import PLAY
 from .phases import MAIN, QUEUE_KINDS, RESOLVE, SETS, STAGE_THREE
@@ -22,9 +23,11 @@ from .rules import ACTION_KINDS, ROW_SIZE, action_counts, game_counts
 
 
 @dataclass(init=False, eq=False, repr=False)
-class ActionStateMixin:
-    """Saved-state hooks of SKYJO Action (A1, A2) and its fields, declared once (after the classic
-    game's, in the saved state's order); part of `ActionGame`."""
+class ActionState(Game):
+    """The state of a SKYJO Action game: the classic game's fields and these, declared once (the
+    saved state holds them in this order), with the saved-state hooks of A1 and A2. The rule parts
+    (`setup`, `legal`, `grid`, `scoring`, `effects`, `turn`) are functions on it; `ActionGame` adds
+    the hooks the classic game calls."""
 
     adeck: list[str]  # the action deck, top last
     arow: list[str | None]  # the action row of four (None: an empty place)
@@ -79,4 +82,4 @@ class ActionStateMixin:
             raise StateError("the SKYJO Action part of the saved state is malformed") from None
 
 
-EXTRA_FIELDS = tuple(f.name for f in fields(ActionStateMixin))
+EXTRA_FIELDS = tuple(f.name for f in fields(ActionState) if f.name not in Game.__dataclass_fields__)

@@ -1,0 +1,102 @@
+"""SKYJO Action's turn flow: playing a move, the turn seat's moves, the end of a turn (A4, A5, A7, A8).
+
+`ActionTurnMixin` is one part of `engine.action.game.ActionGame`. It owns:
+* `play`: a move by a seat that owes a decision - a queued decision's answer goes to
+  `engine.action.effects`, an opening reveal or the turn seat's move is played here - then
+  `_continue` runs the turn on: queued decisions first, then sets (A5, `engine.action.scoring`),
+  then the close check and the next turn (A8) or an extra turn (Double move, Defense, Thief);
+* the turn seat's moves (A4): a game card drawn or taken and placed as in C7, an action card taken
+  from the row or the deck, a held card discarded, a Draw three pick (A9.3), a pass when nothing
+  else is possible; playing a card is `engine.action.effects`;
+* grid changes every part shares: turning a card up or putting one in place ends insight knowledge
+  of it (A9.4) and a star turning face-up triggers A7.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import IllegalMove
+from ..moves import CELL_NAMES, COLUMN_NAMES
+from ..phases import (
+    DOWN,
+    PLAY,
+    UP,
+)
+from . import moves as am
+from . import setup
+from .moves import ActionMove
+from .phases import card_refusal
+from .rules import STAR
+from .state import ActionState
+
+
+def set_label(g: ActionState, sid: list[Any]) -> str:
+    return COLUMN_NAMES[sid[1]] if sid[0] == "column" else str(sid[1] + 1)
+
+
+def forget(g: ActionState, seat: int, cell: int) -> None:
+    """The card at (seat, cell) moved or turned up: insight knowledge of it ends (A9.4)."""
+    for lst in g.known:
+        if lst:
+            lst[:] = [k for k in lst if k[0] != seat or k[1] != cell]
+
+
+def star_trigger(g: ActionState, seat: int, events: list[dict[str, Any]]) -> None:
+    """A7: a star became face-up in `seat`'s grid: that seat may take an action card."""
+    if any(c is not None for c in g.arow) or g.adeck or g.adiscard:
+        g.queue.append({"kind": "star_trigger", "seat": seat})
+        events.append({"type": "star_trigger", "seat": seat})
+
+
+def turn_up(g: ActionState, seat: int, cell: int, events: list[dict[str, Any]], kind: str, discarded: Any = None
+) -> None:
+    g.face[seat][cell] = UP
+    g.down[seat] -= 1
+    forget(g, seat, cell)
+    value = g.vals[seat][cell]
+    ev: dict[str, Any] = {"type": kind, "seat": seat, "cell": CELL_NAMES[cell], "value": value}
+    if kind == "flip":
+        ev["discarded"] = discarded
+    events.append(ev)
+    if value == STAR:
+        star_trigger(g, seat, events)
+
+
+def put(g: ActionState, seat: int, cell: int, card: Any) -> Any:
+    """Swap `card` face-up onto `cell`; return the card that was there (to be discarded)."""
+    row = g.vals[seat]
+    old = row[cell]
+    row[cell] = card
+    if g.face[seat][cell] == DOWN:
+        g.face[seat][cell] = UP
+        g.down[seat] -= 1
+    forget(g, seat, cell)
+    return old
+
+
+def take_action(g: ActionState, seat: int, move: ActionMove, events: list[dict[str, Any]]) -> None:
+    if move.kind == am.ACTION_ROW:
+        i = move.index
+        card = g.arow[i]  # type: ignore[index]
+        if card is None:
+            raise IllegalMove.of("action_row_place_empty", n=i + 1)  # type: ignore[operator]
+        g.arow[i] = None  # type: ignore[index]
+        g.arow[i] = setup.adraw(g, events)  # type: ignore[index]
+        source = f"row {i + 1}"  # type: ignore[operator]
+    else:
+        if not (g.adeck or g.adiscard):
+            raise IllegalMove.of("action_decks_empty")
+        card = setup.adraw(g, events)
+        source = "deck"
+    g.hands[seat].append(card)  # type: ignore[arg-type]
+    if g.phase == PLAY and seat == g.turn:
+        g.fresh.append(card)  # type: ignore[arg-type]
+    events.append({"type": "take_action", "seat": seat, "card": card, "source": source})
+
+
+def not_playable(g: ActionState, seat: int, card: str) -> IllegalMove:
+    """The refusal of playing or discarding `card`: not held, or taken this turn (A4 c)."""
+    if card not in g.hands[seat]:
+        return card_refusal(IllegalMove, "card_not_held", card=card)
+    return card_refusal(IllegalMove, "card_taken_this_turn", card=card)
