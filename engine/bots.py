@@ -103,8 +103,8 @@ def greedy_code(game: Game, seat: int, rng: _random.Random) -> int:
             safe.append((gain, code))
         options = safe or options
     best_gain = max(g for g, _ in options)
-    best = [code for g, code in options if g == best_gain]
-    choice = best[int(rng.random() * len(best))]
+    best_codes = [code for g, code in options if g == best_gain]
+    choice = best_codes[int(rng.random() * len(best_codes))]
     if choice not in codes:  # pragma: no cover - defensive
         return codes[0]
     return choice

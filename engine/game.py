@@ -17,19 +17,19 @@ Design
 
 Where the rules live
 --------------------
-`Game` is put together from parts, one module per stretch of the rules, all working on the fields
-declared here (`__slots__`):
-* this module: creation, the saved-state and record hooks, the queries (`pending`, legal moves) and
-  the turn flow - opening reveals (C4, C5's extra reveal), a turn (C7) and the close (C9);
+`Game` is put together from parts, one module per stretch of the rules, each built on the one before
+and all working on the fields declared once in `engine.gamestate.GameState`:
 * `engine.rounds`: the deal (C3), who starts (C5, C6) and the reshuffle of the draw pile (C11);
-* `engine.scoring`: column removal (C8), the round's end and score (C9, C10) and the game's end (C12).
+* `engine.scoring`: column removal (C8), the round's end and score (C9, C10) and the game's end (C12);
+* this module: creation, the saved-state and record methods, the queries (`pending`, legal moves) and
+  the turn flow - opening reveals (C4, C5's extra reveal), a turn (C7) and the close (C9).
 The lower layers (`engine.phases` for the state's words, `engine.state` for JSON, `engine.record`)
-never import this module: variants register their class in `engine.state.GAME_CLASSES`.
+never import this module: each variant is registered once, with its game class, in `engine.variants`
+(`engine.classic` registers this one).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from . import cards, state
@@ -63,8 +63,7 @@ from .phases import (  # re-exported: engine.game is where callers find the stat
     Pending,
 )
 from .record import record_of
-from .rounds import RoundsMixin
-from .scoring import ScoringMixin
+from .scoring import Scoring
 
 __all__ = [
     "DOWN",
@@ -84,51 +83,11 @@ __all__ = [
 ]
 
 
-@dataclass(init=False, eq=False, repr=False, slots=True)
-class Game(RoundsMixin, ScoringMixin):
+class Game(Scoring):
     """The authoritative state of one classic game. See the module docstring."""
 
+    __slots__ = ()
     variant: ClassVar[str] = "classic"
-
-    @property
-    def deck_counts(self) -> dict[Any, int]:
-        """The deck of this game (C1; SKYJO Action: option `game_deck`)."""
-        return cards.CLASSIC_COUNTS
-
-    # The state's fields, declared once: `engine.state` saves and loads exactly these, in this order
-    # (hidden information included: the saved state is stored, never rendered).
-    names: list[str]
-    options: dict[str, Any]
-    seed: str
-    version: int
-    round: int
-    active: list[int]  # the seats of this round (C12: an extra round has only the tied)
-    vals: list[list[Any]]  # per seat the 12 cards, A1 B1 C1 D1 A2 ... D3
-    face: list[list[int]]  # per seat the 12 faces: DOWN, UP or GONE
-    down: list[int]  # per seat its face-down count
-    draw: list[Any]  # the draw pile, top last
-    discard: list[Any]  # the discard pile, top last
-    phase: str
-    revealed: list[int]  # per seat its opening reveals (C4)
-    tie_group: list[int]  # C5's tied seats
-    turn: int  # the seat to play (-1: none)
-    stage: int  # STAGE_TURN, STAGE_DRAWN, STAGE_TAKEN (SKYJO Action: also STAGE_THREE)
-    held: Any  # the card drawn or taken, or None
-    closer: int  # -1: nobody has closed (C9)
-    final_left: int  # turns left after the close
-    totals: list[int]
-    rounds: list[dict[str, Any]]
-    round_specs: list[dict[str, Any]]  # per round its seed or explicit deal (engine.record)
-    reshuffles: int  # C11 in this round
-    tiebreak_group: list[int] | None
-    winners: list[int] | None
-    moves: list[str]  # the record's moves, "<seat>: <move>"
-    log: list[dict[str, Any]]  # every public event
-    removed_cols: list[list[Any]]
-    tie_owed: set[int] = field(metadata=state.SAVED_AS_SORTED_LIST)  # C5: who still owes a reveal
-    round_start: int = field(metadata=state.SAVED_MAY_LACK)  # the version this round was dealt at
-    n: int = field(metadata=state.NOT_SAVED)
-    next_seat: list[int] = field(metadata=state.NOT_SAVED)  # per seat the next seat of the round
 
     # ------------------------------------------------------------------ creation
     def __init__(
@@ -167,18 +126,6 @@ class Game(RoundsMixin, ScoringMixin):
         """The game of a saved state (invariants checked). `copy=False`: the game takes over the
         data's lists (for a caller that owns `data`, just decoded, and does not use it again)."""
         return state.from_json(data, copy=copy)
-
-    # hooks of a variant (engine.state and engine.view call them; SKYJO Action overrides them)
-    def card_json(self, value: Any) -> Any:
-        """A card as the view and the saved state write it (classic: the int)."""
-        return value
-
-    def extra_cards(self) -> list[Any]:
-        """Cards of the game deck the variant keeps outside the grids, piles and hand (C1 check)."""
-        return []
-
-    def check_variant_state(self) -> None:
-        """Raise StateError unless the variant's own part of a loaded state is consistent."""
 
     def record(self) -> dict[str, Any]:
         """The game record that replays this game (see engine.record)."""

@@ -1,6 +1,6 @@
 """Classic rounds: the deal, the draw pile refill and who starts (RULES.md C3-C6, C11).
 
-`RoundsMixin` is one part of `engine.game.Game` (the methods work on Game's fields; see that module
+`Rounds` is one part of `engine.game.Game`, on the fields of `engine.gamestate.GameState` (see that module
 for the state's design). It owns:
 * C3 the deal: a round is shuffled from its seed, or dealt as an explicit deal from a game record;
 * C11 the reshuffle of the discard pile (all but its top) into a new draw pile, derived from the
@@ -16,12 +16,13 @@ from typing import Any
 
 from . import cards
 from .errors import RecordError
+from .gamestate import GameState
 from .phases import DOWN, GONE, OPENING, PLAY, STAGE_TURN, TIE_REVEAL, UP
 
 HIGHEST_CARD_THEN_SEAT = "highest_card_then_seat"  # A3's start tie-break (SKYJO Action)
 
 
-class RoundsMixin:
+class Rounds(GameState):
     """Dealing and starting rounds (C3-C6, C11); part of `engine.game.Game`."""
 
     __slots__ = ()
@@ -124,11 +125,6 @@ class RoundsMixin:
         if isinstance(c, bool) or not isinstance(c, int):
             raise RecordError(f"round {self.round}: {c!r} in the deal is not a card")
         return c
-
-    def _visible_sum(self, seat: int) -> int:
-        f = self.face[seat]
-        v = self.vals[seat]
-        return sum(v[c] for c in range(12) if f[c] == UP)
 
     def _choose_starter(self, events: list[dict[str, Any]]) -> None:
         """C5/C6: who starts the round once every opening reveal is made. In a C12 extra round only

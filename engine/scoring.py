@@ -1,6 +1,6 @@
 """Classic round end and game end: final reveal, scores, closer penalty, winners (RULES.md C8-C12).
 
-`ScoringMixin` is one part of `engine.game.Game` (the methods work on Game's fields). It owns:
+`Scoring` is one part of `engine.game.Game`, on top of `engine.rounds.Rounds`. It owns:
 * C8 column removal, here because removed cards never score: three equal face-up cards in a column
   leave the grid for the discard pile, after a turn (called by the turn flow) and at round end;
 * C9 the round's end: every remaining face-down card is turned up (public), and with the option
@@ -18,9 +18,10 @@ from typing import Any
 
 from .moves import CELL_NAMES, COLUMN_NAMES
 from .phases import DOWN, GONE, OVER, UP
+from .rounds import Rounds
 
 
-class ScoringMixin:
+class Scoring(Rounds):
     """Column removal, ending rounds and the game (C8-C12); part of `engine.game.Game`."""
 
     __slots__ = ()

@@ -64,11 +64,11 @@ def from_json(data: dict[str, Any], *, copy: bool = True) -> Any:
     variant = get_variant(data.get("variant", ""))
     if variant is None:
         raise StateError(f"unknown variant {data.get('variant')!r}")
-    cls = variant.game
+    cls: Any = variant.game
     game = cls.__new__(cls)
     try:
         saved = saved_fields(cls)
-        fields = {name: data.get(name) if how == "optional" else data[name] for name, how in saved}
+        fields: dict[str, Any] = {name: data.get(name) if how == "optional" else data[name] for name, how in saved}
         if copy:
             fields = clone(fields)
         for name, how in saved:

@@ -65,9 +65,9 @@ def describe(event: dict[str, Any], names: list[str]) -> str:
         return f"{', '.join(names[s] for s in event['seats'])} are tied for the lowest total and play one more round."
     if t == "game_over":
         return f"Game over: {' and '.join(names[s] for s in event['winners'])} won."
-    extra = event_text(t)  # the sentences of a variant's own events (engine.variants)
-    if extra is not None:
-        return extra(event, names)
+    variant_text = event_text(t)  # the sentences of a variant's own events (engine.variants)
+    if variant_text is not None:
+        return variant_text(event, names)
     return t.replace("_", " ")
 
 

@@ -147,7 +147,8 @@ def _useful_play(game: Any, seat: int, card: str, moves: list[AnyMove], soon: bo
         known = {(t, c) for t, c, _ in game.known[seat]}
 
         def news(m: ActionMove) -> int:
-            return sum(1 for c in line_cells(m.line, m.index) if f[c] == DOWN and (seat, c) not in known)  # type: ignore[arg-type]
+            assert m.line is not None and m.index is not None  # an Insight names its line
+            return sum(1 for c in line_cells(m.line, m.index) if f[c] == DOWN and (seat, c) not in known)
 
         m = max(own, key=news)
         return m if news(m) >= 2 else None
@@ -157,22 +158,22 @@ def _useful_play(game: Any, seat: int, card: str, moves: list[AnyMove], soon: bo
         if not mine:
             return None
         high, a = max(mine)
-        best: tuple[int, int, int] | None = None
+        lowest: tuple[int, int, int] | None = None
         for t in others:
             if DEFENSE in game.hands[t]:
                 continue
             for c in range(12):
                 if game.face[t][c] == UP:
                     low = points(game.vals[t][c])
-                    if best is None or low < best[0]:
-                        best = (low, t, c)
-        if best is None or high - best[0] < 5:
+                    if lowest is None or low < lowest[0]:
+                        lowest = (low, t, c)
+        if lowest is None or high - lowest[0] < 5:
             return None
-        hit = [m for m in plays if m.cells == (a, best[2]) and m.target == best[1]]
+        hit = [m for m in plays if m.cells == (a, lowest[2]) and m.target == lowest[1]]
         return hit[0] if hit else None
     if card == THIEF:
         for want in (DOUBLE_MOVE, DRAW_THREE):
-            hit = [m for m in plays if m.steal == want and DEFENSE not in game.hands[m.target]]  # type: ignore[index]
+            hit = [m for m in plays if m.steal == want and DEFENSE not in game.hands[m.target]]
             if hit:
                 return hit[0]
         return None
@@ -228,7 +229,7 @@ def greedy_move(game: Any, seat: int, rng: _random.Random) -> AnyMove:
         if game.closer < 0 and not hand and game.down[seat] > 3:
             for want in (DOUBLE_MOVE, DRAW_THREE, DEFENSE):
                 for m in _find(moves, kind=am.ACTION_ROW):
-                    if game.arow[m.index] == want:  # type: ignore[index]
+                    if game.arow[m.index] == want:
                         return m
         return ActionMove(am.DECLINE)
     if kind == "star_set":
@@ -243,7 +244,7 @@ def greedy_move(game: Any, seat: int, rng: _random.Random) -> AnyMove:
     if kind == "pick_three":
         best: tuple[float, AnyMove] = (0.0, ActionMove(am.PICK_NONE))
         for m in _find(moves, kind=am.PICK):
-            g = _gain(game, seat, game.three[m.index], m.cells[0])  # type: ignore[index]
+            g = _gain(game, seat, game.three[m.index], m.cells[0])
             if g > best[0]:
                 best = (g, m)
         return best[1]
@@ -264,16 +265,16 @@ def greedy_move(game: Any, seat: int, rng: _random.Random) -> AnyMove:
         DEFENSE,
     ):
         if card in playable:
-            m = _useful_play(game, seat, card, moves, soon)
-            if m is not None:
-                return m
+            useful = _useful_play(game, seat, card, moves, soon)
+            if useful is not None:
+                return useful
     if playable and (soon or len(hand) >= 2):
         keep_defense = [k for k in playable if k != DEFENSE] or playable
         return ActionMove(am.DISCARD_ACTION, keep_defense[0])
     if not hand and game.closer < 0 and game.down[seat] >= 6 and rng.random() < 0.3:
         for want in (DOUBLE_MOVE, DRAW_THREE):
             for m in _find(moves, kind=am.ACTION_ROW):
-                if game.arow[m.index] == want:  # type: ignore[index]
+                if game.arow[m.index] == want:
                     return m
     classic = {m.kind: m for m in moves if isinstance(m, Move)}
     if "take" in classic and game.discard:

@@ -49,12 +49,13 @@ def check_targets(g: ActionState, seat: int, move: ActionMove) -> None:
                 raise IllegalMove.of("removed", cell=CELL_NAMES[c])
     elif card == INSIGHT:
         t = move.target
+        assert t is not None and move.line is not None and move.index is not None  # parsed so (A9.4)
         if t not in g.active:
-            raise IllegalMove.of("target_not_playing", name=g.names[t])  # type: ignore[index]
-        cells = line_cells(move.line, move.index)  # type: ignore[arg-type]
-        if not any(g.face[t][c] == DOWN for c in cells):  # type: ignore[index]
+            raise IllegalMove.of("target_not_playing", name=g.names[t])
+        cells = line_cells(move.line, move.index)
+        if not any(g.face[t][c] == DOWN for c in cells):
             raise IllegalMove.of(
-                "line_all_face_up", line=line_label(move.line, move.index), name=g.names[t]  # type: ignore[arg-type,index]
+                "line_all_face_up", line=line_label(move.line, move.index), name=g.names[t]
             )
     elif card == SWAP_PLAYER:
         t = move.target
@@ -65,8 +66,8 @@ def check_targets(g: ActionState, seat: int, move: ActionMove) -> None:
         a, b = move.cells
         if f[a] == GONE:
             raise IllegalMove.of("own_cell_removed", cell=CELL_NAMES[a])
-        if g.face[t][b] == GONE:  # type: ignore[index]
-            raise IllegalMove.of("their_cell_removed", name=g.names[t], cell=CELL_NAMES[b])  # type: ignore[index]
+        if g.face[t][b] == GONE:
+            raise IllegalMove.of("their_cell_removed", name=g.names[t], cell=CELL_NAMES[b])
     elif card == THIEF:
         t = move.target
         if t == seat:

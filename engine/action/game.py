@@ -111,7 +111,7 @@ class ActionGame(ActionState):
     def legal_moves(self, seat: int) -> list[AnyMove]:  # type: ignore[override]  # Action's moves are more
         return legal.legal_moves(self, seat)
 
-    def parse_move(self, text: str) -> AnyMove:
+    def parse_move(self, text: str) -> AnyMove:  # type: ignore[override]  # Action's moves are more
         return legal.parse_move(self, text)
 
     def who(self, seat: int) -> str:

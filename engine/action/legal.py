@@ -62,7 +62,7 @@ def who_text(g: ActionState, seat: int) -> str:
     return f"seat {seat}"
 
 
-def parse_move(g: ActionState, text: str) -> Move | ActionMove:  # type: ignore[override]
+def parse_move(g: ActionState, text: str) -> Move | ActionMove:
     """The move `text` says; a player it names is written as `who` says (A9.4, A9.7, A9.8), so
     `... with seat 1 A1` and `... with bo A1` both read back as `... with Bo A1`."""
     move = parse_action_move(text, g.names)
@@ -124,7 +124,7 @@ def entry_for(g: ActionState, seat: int) -> dict[str, Any] | None:
     return None
 
 
-def legal_moves(g: ActionState, seat: int) -> list[Move | ActionMove]:  # type: ignore[override]
+def legal_moves(g: ActionState, seat: int) -> list[Move | ActionMove]:
     if not isinstance(seat, int) or not 0 <= seat < g.n or g.phase == OVER:
         return []
     entry = entry_for(g, seat)

@@ -54,20 +54,20 @@ def setup_action(g: ActionState) -> None:
         full = action_deck_list(counts)
         cards.shuffle(full, cards.derive(g._round_seed(), "action"))
         row, first, deck = full[:ROW_SIZE], full[ROW_SIZE], full[ROW_SIZE + 1 :][::-1]
-    g.arow: list[str | None] = list(row)
-    g.adiscard: list[str] = [first]
-    g.adeck: list[str] = deck
-    g.hands: list[list[str]] = [[] for _ in range(n)]
-    g.fresh: list[str] = []
-    g.in_play: list[str] = []
+    g.arow = list(row)
+    g.adiscard = [first]
+    g.adeck = deck
+    g.hands = [[] for _ in range(n)]
+    g.fresh = []
+    g.in_play = []
     g.extra_turns = 0
-    g.queue: list[dict[str, Any]] = []
+    g.queue = []
     g.step = MAIN
-    g.three: list[Any] = []
-    g.known: list[list[list[Any]]] = [[] for _ in range(n)]
+    g.three = []
+    g.known = [[] for _ in range(n)]
     g.banked = [0] * n
-    g.kept: list[list[list[Any]]] = [[] for _ in range(n)]
-    g.removed_sets: list[list[Any]] = []
+    g.kept = [[] for _ in range(n)]
+    g.removed_sets = []
     g.action_reshuffles = 0
 
 

@@ -45,7 +45,7 @@ def planner(game: Any, seat: int) -> Planner:
 
 def _placement(plan: Planner, card: Any, moves: list[AnyMove]) -> AnyMove:
     best: tuple[float, AnyMove] | None = None
-    flips = [m.cell for m in moves if isinstance(m, Move) and m.kind == "flip"]
+    flips = [m.cell for m in moves if isinstance(m, Move) and m.kind == "flip" and m.cell is not None]
     for m in moves:
         if not isinstance(m, Move) or m.cell is None:
             continue

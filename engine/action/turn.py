@@ -38,7 +38,7 @@ from .rules import STAR
 from .state import ActionState
 
 
-def play(g: ActionState, seat: int, move: Move | ActionMove | str | int) -> list[dict[str, Any]]:  # type: ignore[override]
+def play(g: ActionState, seat: int, move: Move | ActionMove | str | int) -> list[dict[str, Any]]:
     if isinstance(move, str):
         move = legal.parse_move(g, move)
     elif isinstance(move, int):
@@ -46,7 +46,7 @@ def play(g: ActionState, seat: int, move: Move | ActionMove | str | int) -> list
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < g.n:
         raise IllegalMove.of("no_such_seat", seat=seat)
     if isinstance(move, ActionMove):
-        move = legal.bind(g, seat, move)  # type: ignore[assignment]
+        move = legal.bind(g, seat, move)
     elif not isinstance(move, Move):
         raise IllegalMove.of("action_not_a_move")
     events: list[dict[str, Any]] = []
@@ -143,8 +143,8 @@ def turn_move(g: ActionState, seat: int, move: Move | ActionMove, events: list[d
     elif kind == am.DISCARD_ACTION:
         if move.card not in legal.playable(g, seat):
             raise grid.not_playable(g, seat, move.card)  # type: ignore[arg-type]
-        g.hands[seat].remove(move.card)  # type: ignore[arg-type]
-        g.adiscard.append(move.card)  # type: ignore[arg-type]
+        g.hands[seat].remove(move.card)
+        g.adiscard.append(move.card)
         events.append({"type": "discard_action", "seat": seat, "card": move.card})
         g.step = RESOLVE
     elif kind == am.PASS:
@@ -160,20 +160,21 @@ def turn_move(g: ActionState, seat: int, move: Move | ActionMove, events: list[d
 
 def place(g: ActionState, seat: int, move: Move, events: list[dict[str, Any]]) -> None:
     cell = move.cell
+    assert cell is not None  # a swap or a flip names its cell
     f = g.face[seat]
     stage = g.stage
     held = g.held
     if move.kind == "swap":
-        if f[cell] == GONE:  # type: ignore[index]
-            raise IllegalMove.of("removed", cell=CELL_NAMES[cell])  # type: ignore[index]
-        old = grid.put(g, seat, cell, held)  # type: ignore[arg-type]
+        if f[cell] == GONE:
+            raise IllegalMove.of("removed", cell=CELL_NAMES[cell])
+        old = grid.put(g, seat, cell, held)
         g.discard.append(old)
         events.append(
             {
                 "type": "swap",
                 "seat": seat,
                 "cell": CELL_NAMES[cell],
-                "value": held,  # type: ignore[index]
+                "value": held,
                 "discarded": old,
                 "from": "draw" if stage == STAGE_DRAWN else "discard",
             }
@@ -183,10 +184,10 @@ def place(g: ActionState, seat: int, move: Move, events: list[dict[str, Any]]) -
     else:
         if stage == STAGE_TAKEN:
             raise IllegalMove.of("must_swap_taken")
-        if f[cell] != DOWN:  # type: ignore[index]
-            raise IllegalMove.of("face_up" if f[cell] == UP else "removed", cell=CELL_NAMES[cell])  # type: ignore[index]
+        if f[cell] != DOWN:
+            raise IllegalMove.of("face_up" if f[cell] == UP else "removed", cell=CELL_NAMES[cell])
         g.discard.append(held)
-        grid.turn_up(g, seat, cell, events, "flip", held)  # type: ignore[arg-type]
+        grid.turn_up(g, seat, cell, events, "flip", held)
     g.held = None
     g.stage = STAGE_TURN
     g.step = RESOLVE
