@@ -74,6 +74,15 @@ class GameState:
     def check_variant_state(self) -> None:
         """Raise StateError unless the variant's own part of a loaded state is consistent."""
 
+    def on_round_dealt(self) -> None:
+        """Called once a round is dealt (C3): a variant deals its own part (SKYJO Action, A2)."""
+
+    def on_play_begins(self) -> None:
+        """Called when a round's play begins (C5/C6): a variant resets its turn state."""
+
+    def on_game_over(self) -> None:
+        """Called when the game ends (C12): a variant clears what is owed no more."""
+
     def _visible_sum(self, seat: int) -> int:
         """The sum of `seat`'s face-up cards (C10; SKYJO Action: a star counts 0)."""
         f = self.face[seat]

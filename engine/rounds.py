@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import cards
-from .errors import RecordError
+from .errors import OptionError, RecordError
 from .gamestate import GameState
 from .phases import DOWN, GONE, OPENING, PLAY, STAGE_TURN, TIE_REVEAL, UP
 
@@ -44,6 +44,9 @@ class Rounds(GameState):
 
     # ------------------------------------------------------------------ rounds
     def _start_round(self, active: list[int], events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        size = sum(self.deck_counts.values())  # (SKYJO Action's game deck can be chosen, A1)
+        if size < 12 * len(active) + 1:
+            raise OptionError(f"a game deck of {size} cards cannot deal to {len(active)} players")
         self.round += 1
         # the version the round is dealt at: 0 for the first; a later round is dealt by the move
         # that ends the previous one, which counts once this call returns (`play_code`)
@@ -84,8 +87,9 @@ class Rounds(GameState):
         self.closer = -1
         self.final_left = 0
         self.reshuffles = 0
-        self.removed_cols: list[list[Any]] = []
+        self.removed_cols = []
         events.append({"type": "round_start", "round": self.round, "seats": list(active)})
+        self.on_round_dealt()
         return events
 
     def _explicit_deal(
@@ -200,3 +204,4 @@ class Rounds(GameState):
         self.tie_group = []
         self.tie_owed = set()
         events.append({"type": "start", "seat": seat, "reason": reason})
+        self.on_play_begins()

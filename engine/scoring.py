@@ -160,3 +160,4 @@ class Scoring(Rounds):
         self.winners = winners
         self.turn = -1
         events.append({"type": "game_over", "winners": winners, "totals": list(self.totals)})
+        self.on_game_over()

@@ -52,7 +52,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ..errors import OptionError
 from ..moves import MOVE_BY_CODE, Move
 from ..phases import Pending
 from ..rounds import HIGHEST_CARD_THEN_SEAT
@@ -127,14 +126,9 @@ class ActionGame(ActionState):
         return legal.turn_families(self, seat)
 
     # ------------------------------------------------------------------ hooks of the classic game
-    def _start_round(self, active: list[int], events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """C3 with the game deck (A1), then the action row and discard pile (A2)."""
-        size = sum(self.deck_counts.values())
-        if size < 12 * len(active) + 1:
-            raise OptionError(f"a game deck of {size} cards cannot deal to {len(active)} players")
-        super()._start_round(active, events)
+    def on_round_dealt(self) -> None:
+        """A2: the action row and the action discard pile, after the classic deal (C3, A1)."""
         setup.setup_action(self)
-        return events
 
     def _card_from_json(self, c: Any) -> Any:
         return setup.card_from_json(self, c)
@@ -149,8 +143,7 @@ class ActionGame(ActionState):
         """A3: a tie for the start goes to the highest single card, then the earliest seat."""
         return HIGHEST_CARD_THEN_SEAT
 
-    def _begin_play(self, seat: int, reason: str, events: list[dict[str, Any]]) -> None:
-        super()._begin_play(seat, reason, events)
+    def on_play_begins(self) -> None:
         self.step = MAIN
         self.fresh = []
         self.extra_turns = 0
@@ -158,8 +151,7 @@ class ActionGame(ActionState):
     def _end_round(self, events: list[dict[str, Any]]) -> None:
         scoring.end_round(self, events)
 
-    def _finish(self, winners: list[int], events: list[dict[str, Any]]) -> None:
-        super()._finish(winners, events)
+    def on_game_over(self) -> None:
         self.queue = []
         self.fresh = []
         self.extra_turns = 0
