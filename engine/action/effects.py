@@ -1,6 +1,7 @@
 """SKYJO Action card effects and the answers to queued decisions (A6, A7, A9).
 
-`ActionEffectsMixin` is one part of `engine.action.game.ActionGame`. It owns:
+Functions on the state (`engine.action.state.ActionState`), one part of
+`engine.action.game.ActionGame`. It owns:
 * playing an action card (A9, directly or through Reactivation, A9.5): its targets checked, then its
   effect - Swap own, Double move, Draw three, Insight, Defense's extra turn, and the attacks (Swap
   with a player, Thief, Meteor shower), which wait in `in_play` while their targets may defend;

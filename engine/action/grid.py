@@ -1,15 +1,11 @@
-"""SKYJO Action's turn flow: playing a move, the turn seat's moves, the end of a turn (A4, A5, A7, A8).
+"""SKYJO Action's grid changes every part shares, and taking an action card (A4 b, A7, A9.4).
 
-`ActionTurnMixin` is one part of `engine.action.game.ActionGame`. It owns:
-* `play`: a move by a seat that owes a decision - a queued decision's answer goes to
-  `engine.action.effects`, an opening reveal or the turn seat's move is played here - then
-  `_continue` runs the turn on: queued decisions first, then sets (A5, `engine.action.scoring`),
-  then the close check and the next turn (A8) or an extra turn (Double move, Defense, Thief);
-* the turn seat's moves (A4): a game card drawn or taken and placed as in C7, an action card taken
-  from the row or the deck, a held card discarded, a Draw three pick (A9.3), a pass when nothing
-  else is possible; playing a card is `engine.action.effects`;
-* grid changes every part shares: turning a card up or putting one in place ends insight knowledge
-  of it (A9.4) and a star turning face-up triggers A7.
+Functions on the state (`engine.action.state.ActionState`), one part of
+`engine.action.game.ActionGame` (below `scoring`, `effects` and `turn`, which call it). It owns:
+* turning a card up or putting one in place: insight knowledge of it ends (A9.4) and a star turning
+  face-up triggers A7 (a queued `star_trigger` decision);
+* taking an action card from the row or the deck (A4 b, A7), refilled from the action deck (A10);
+* the words of refusals several parts give (a card not playable, a set's label).
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """SKYJO Action: who owes what, and the legal moves (A4, A6, A7, A9), with seats named in move texts.
 
-`ActionLegalMixin` is one part of `engine.action.game.ActionGame`. It owns:
+Functions on the state (`engine.action.state.ActionState`), one part of
+`engine.action.game.ActionGame`. It owns:
 * `pending()`: the turn seat's stage, or the queued decisions owed now - one per seat in the opening
   (a star revealed there triggers A7), all targets of one Meteor shower at once (A9.9), else the
   queue's head (A6 star sets, A7 star triggers, A9.6 Defense);

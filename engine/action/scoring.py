@@ -1,6 +1,7 @@
 """SKYJO Action sets and scoring: number and star sets, the round's score, the game end (A5, A6, A8, A11).
 
-`ActionScoring` is one part of `engine.action.game.ActionGame`, on top of the classic round end
+Functions on the state (`engine.action.state.ActionState`), one part of
+`engine.action.game.ActionGame`, on top of the classic round end
 (`engine.scoring`). It owns:
 * A5 sets at the end of every turn: full columns of three and rows of four equal face-up numbers are
   removed; A6 a full star column (-10) or row (-15) queues its owner's keep-or-remove decision;

@@ -1,11 +1,12 @@
 """SKYJO Action rounds: the deal with the action deck, the start player, the decks' refill (A1-A3, A10).
 
-`ActionSetupMixin` is one part of `engine.action.game.ActionGame`, on top of the classic rounds
+Functions on the state (`engine.action.state.ActionState`), one part of
+`engine.action.game.ActionGame`, on top of the classic rounds
 (`engine.rounds`). It owns:
 * A2 the setup: the classic deal with the game deck (A1), then the action row of four and the action
   discard pile, shuffled from the round's seed or taken from an explicit deal of a game record;
 * A3 the start: highest sum of revealed cards (a star counts 0), then the highest single card, then
-  the earliest seat; the start of each turn (`_begin_turn`);
+  the earliest seat; the start of each turn (`begin_turn`);
 * A10 the decks running empty: the game deck as C11, the action deck from its whole discard pile.
 """
 

@@ -1,15 +1,14 @@
 """SKYJO Action's turn flow: playing a move, the turn seat's moves, the end of a turn (A4, A5, A7, A8).
 
-`ActionTurnMixin` is one part of `engine.action.game.ActionGame`. It owns:
+Functions on the state (`engine.action.state.ActionState`), one part of
+`engine.action.game.ActionGame`, the top one (it calls every other part). It owns:
 * `play`: a move by a seat that owes a decision - a queued decision's answer goes to
   `engine.action.effects`, an opening reveal or the turn seat's move is played here - then
-  `_continue` runs the turn on: queued decisions first, then sets (A5, `engine.action.scoring`),
+  `continue_turn` runs the turn on: queued decisions first, then sets (A5, `engine.action.scoring`),
   then the close check and the next turn (A8) or an extra turn (Double move, Defense, Thief);
 * the turn seat's moves (A4): a game card drawn or taken and placed as in C7, an action card taken
   from the row or the deck, a held card discarded, a Draw three pick (A9.3), a pass when nothing
-  else is possible; playing a card is `engine.action.effects`;
-* grid changes every part shares: turning a card up or putting one in place ends insight knowledge
-  of it (A9.4) and a star turning face-up triggers A7.
+  else is possible; playing a card is `engine.action.effects`, grid changes `engine.action.grid`.
 """
 
 from __future__ import annotations

@@ -5,8 +5,8 @@ deck's size, every seat's held action cards, star bonuses, kept star sets, the d
 Private, in `action.private` of the viewer's own view only: the card they drew, the cards of their
 Draw three, their insight results (also as `known` on the face-down grid cells concerned).
 
-This module sits above the game: `engine.action` registers `extend_view` in `engine.view`'s
-`VIEW_EXTENSIONS`, and `engine.view.view` calls it for SKYJO Action games.
+This module sits above the game: `engine.action` registers `extend_view` as the variant's `view`
+(`engine.variants`), and `engine.view.view` calls it for SKYJO Action games.
 """
 
 from __future__ import annotations
