@@ -204,15 +204,15 @@ def _unsafe_to_fill(game: Any, seat: int) -> int | None:
 
 
 def _placement(game: Any, seat: int, card: Any, moves: list[AnyMove], flip_ok: bool) -> AnyMove:
-    options: list[tuple[float, AnyMove]] = []
+    options: list[tuple[float, Move]] = []
     for m in moves:
-        if isinstance(m, Move) and m.kind == "swap":
-            options.append((_gain(game, seat, card, m.cell), m))  # type: ignore[arg-type]
+        if isinstance(m, Move) and m.kind == "swap" and m.cell is not None:
+            options.append((_gain(game, seat, card, m.cell), m))
         elif isinstance(m, Move) and m.kind == "flip" and flip_ok:
             options.append((0.5 if points(card) >= 6 else -1.0, m))
     avoid = _unsafe_to_fill(game, seat)
     if avoid is not None:
-        safe = [(g, m) for g, m in options if m.cell != avoid]  # type: ignore[union-attr]
+        safe = [(g, m) for g, m in options if m.cell != avoid]
         options = safe or options
     return max(options, key=lambda gm: gm[0])[1]
 

@@ -60,10 +60,11 @@ def check_targets(g: ActionState, seat: int, move: ActionMove) -> None:
             )
     elif card == SWAP_PLAYER:
         t = move.target
+        assert t is not None  # parsed so (A9.7)
         if t == seat:
             raise IllegalMove.of("swap_player_self", kind="swap-own")
         if t not in g.active:
-            raise IllegalMove.of("target_not_playing", name=g.names[t])  # type: ignore[index]
+            raise IllegalMove.of("target_not_playing", name=g.names[t])
         a, b = move.cells
         if f[a] == GONE:
             raise IllegalMove.of("own_cell_removed", cell=CELL_NAMES[a])
@@ -71,17 +72,19 @@ def check_targets(g: ActionState, seat: int, move: ActionMove) -> None:
             raise IllegalMove.of("their_cell_removed", name=g.names[t], cell=CELL_NAMES[b])
     elif card == THIEF:
         t = move.target
+        assert t is not None  # parsed so (A9.8)
         if t == seat:
             raise IllegalMove.of("thief_self")
-        if move.steal not in g.hands[t]:  # type: ignore[index]
-            raise card_refusal(IllegalMove, "target_holds_no_card", name=g.names[t], card=move.steal)  # type: ignore[index]
+        if move.steal not in g.hands[t]:
+            raise card_refusal(IllegalMove, "target_holds_no_card", name=g.names[t], card=move.steal)
     elif card == DRAW_THREE:
         if not (g.draw or len(g.discard) > 1):
             raise IllegalMove.of("no_cards_to_draw")
 
 
 def play_card(g: ActionState, seat: int, move: ActionMove, events: list[dict[str, Any]]) -> None:
-    card: str = move.card  # type: ignore[assignment]
+    card = move.card
+    assert card is not None  # `play <card>` names its card
     playable = legal.playable(g, seat)
     if move.via:
         if REACTIVATION not in playable:
@@ -136,13 +139,15 @@ def play_card(g: ActionState, seat: int, move: ActionMove, events: list[dict[str
         g.step = MAIN
         events.append({"type": "draw_three", "seat": seat, "count": len(three)})
     elif card == INSIGHT:
-        t: int = move.target  # type: ignore[assignment]
+        t = move.target
+        assert t is not None and move.line is not None and move.index is not None  # parsed so (A9.4)
         mine = g.known[seat]
-        for c in line_cells(move.line, move.index):  # type: ignore[arg-type]
+        for c in line_cells(move.line, move.index):
             if g.face[t][c] == DOWN and not any(k[0] == t and k[1] == c for k in mine):
                 mine.append([t, c, g.vals[t][c]])
     elif card == SWAP_PLAYER or card == THIEF:
-        t = move.target  # type: ignore[assignment]
+        t = move.target
+        assert t is not None  # parsed so (A9.7, A9.8)
         if card == THIEF:
             g.extra_turns += 1
         entry = {
@@ -207,8 +212,8 @@ def answer(g: ActionState, seat: int, e: dict[str, Any], move: Move | ActionMove
     kind = e["kind"]
     mk = move.kind if isinstance(move, ActionMove) else None
     if kind == "star_trigger":
-        if mk in (am.ACTION_ROW, am.ACTION_DECK):
-            grid.take_action(g, seat, move, events)  # type: ignore[arg-type]
+        if isinstance(move, ActionMove) and mk in (am.ACTION_ROW, am.ACTION_DECK):
+            grid.take_action(g, seat, move, events)
         elif mk in (am.DECLINE, am.PASS):
             events.append({"type": "decline", "seat": seat})
         else:
@@ -263,7 +268,8 @@ def answer(g: ActionState, seat: int, e: dict[str, Any], move: Move | ActionMove
             if DEFENSE in g.hands[seat]:
                 raise IllegalMove.of("meteor_choose_or_block", like="meteor B2", block="block")
             raise IllegalMove.of("meteor_choose", like="meteor B2")
-        c = move.cells[0]  # type: ignore[union-attr]
+        assert isinstance(move, ActionMove)  # `meteor <cell>`
+        c = move.cells[0]
         f = g.face[seat]
         if f[c] == GONE:
             raise IllegalMove.of("removed", cell=CELL_NAMES[c])

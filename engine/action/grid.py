@@ -74,20 +74,22 @@ def put(g: ActionState, seat: int, cell: int, card: Any) -> Any:
 def take_action(g: ActionState, seat: int, move: ActionMove, events: list[dict[str, Any]]) -> None:
     if move.kind == am.ACTION_ROW:
         i = move.index
-        card = g.arow[i]  # type: ignore[index]
+        assert i is not None  # `action row <n>` names its place
+        card = g.arow[i]
         if card is None:
-            raise IllegalMove.of("action_row_place_empty", n=i + 1)  # type: ignore[operator]
-        g.arow[i] = None  # type: ignore[index]
-        g.arow[i] = setup.adraw(g, events)  # type: ignore[index]
-        source = f"row {i + 1}"  # type: ignore[operator]
+            raise IllegalMove.of("action_row_place_empty", n=i + 1)
+        g.arow[i] = None
+        g.arow[i] = setup.adraw(g, events)
+        source = f"row {i + 1}"
     else:
         if not (g.adeck or g.adiscard):
             raise IllegalMove.of("action_decks_empty")
         card = setup.adraw(g, events)
+        assert card is not None  # one of the two action piles is not empty
         source = "deck"
-    g.hands[seat].append(card)  # type: ignore[arg-type]
+    g.hands[seat].append(card)
     if g.phase == PLAY and seat == g.turn:
-        g.fresh.append(card)  # type: ignore[arg-type]
+        g.fresh.append(card)
     events.append({"type": "take_action", "seat": seat, "card": card, "source": source})
 
 

@@ -159,4 +159,4 @@ def action_deck_list(counts: dict[str, int]) -> list[str]:
 
 def points(card: int | str) -> int:
     """A card's value in sums (A6: a star is worth 0)."""
-    return 0 if card == STAR else card  # type: ignore[return-value]
+    return card if isinstance(card, int) else 0

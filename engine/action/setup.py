@@ -5,8 +5,8 @@ Functions on the state (`engine.action.state.ActionState`), one part of
 (`engine.rounds`). It owns:
 * A2 the setup: the classic deal with the game deck (A1), then the action row of four and the action
   discard pile, shuffled from the round's seed or taken from an explicit deal of a game record;
-* A3 the start: highest sum of revealed cards (a star counts 0), then the highest single card, then
-  the earliest seat; the start of each turn (`begin_turn`);
+* the start of each turn (`begin_turn`); A3's start is the classic one (`engine.rounds`) with the
+  hooks `ActionGame.card_points` (a star counts 0) and `start_tiebreak` (highest card, then seat);
 * A10 the decks running empty: the game deck as C11, the action deck from its whole discard pile.
 """
 

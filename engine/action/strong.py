@@ -66,8 +66,8 @@ def _pick(plan: Planner, three: list[Any], moves: list[AnyMove]) -> AnyMove:
     """A9.3: keep the best of the three cards (or none: the grid stays as it is)."""
     best: tuple[float, AnyMove] = (-plan.now, ActionMove(am.PICK_NONE))
     for m in moves:
-        if isinstance(m, ActionMove) and m.kind == am.PICK:
-            value = plan.swap_value(three[m.index], m.cells[0])  # type: ignore[index]
+        if isinstance(m, ActionMove) and m.kind == am.PICK and m.index is not None:
+            value = plan.swap_value(three[m.index], m.cells[0])
             if value > best[0]:
                 best = (value, m)
     return best[1] if best[1] in moves else moves[0]

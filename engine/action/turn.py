@@ -85,10 +85,11 @@ def dispatch(g: ActionState, seat: int, move: Move | ActionMove, events: list[di
         if not (isinstance(move, Move) and move.kind == "reveal"):
             raise IllegalMove.of("reveal_first")
         cell = move.cell
+        assert cell is not None  # a reveal names its cell
         f = g.face[seat]
-        if f[cell] != DOWN:  # type: ignore[index]
-            raise IllegalMove.of("face_up", cell=CELL_NAMES[cell])  # type: ignore[index]
-        grid.turn_up(g, seat, cell, events, "reveal")  # type: ignore[arg-type]
+        if f[cell] != DOWN:
+            raise IllegalMove.of("face_up", cell=CELL_NAMES[cell])
+        grid.turn_up(g, seat, cell, events, "reveal")
         g.revealed[seat] += 1
     else:
         if g.queue:
@@ -140,8 +141,9 @@ def turn_move(g: ActionState, seat: int, move: Move | ActionMove, events: list[d
     elif kind == am.PLAY:
         effects.play_card(g, seat, move, events)
     elif kind == am.DISCARD_ACTION:
+        assert move.card is not None  # `discard action <card>` names its card
         if move.card not in legal.playable(g, seat):
-            raise grid.not_playable(g, seat, move.card)  # type: ignore[arg-type]
+            raise grid.not_playable(g, seat, move.card)
         g.hands[seat].remove(move.card)
         g.adiscard.append(move.card)
         events.append({"type": "discard_action", "seat": seat, "card": move.card})
@@ -202,13 +204,14 @@ def pick(g: ActionState, seat: int, move: ActionMove, events: list[dict[str, Any
         )
     else:
         i = move.index
-        if not 0 <= i < len(three):  # type: ignore[operator]
+        assert i is not None  # `pick <n> <cell>` names its card
+        if not 0 <= i < len(three):
             raise IllegalMove.of("pick_range", n=len(three), pick=f"pick 1-{len(three)}")
         cell = move.cells[0]
         if g.face[seat][cell] == GONE:
             raise IllegalMove.of("removed", cell=CELL_NAMES[cell])
-        card = three[i]  # type: ignore[index]
-        rest = three[:i] + three[i + 1 :]  # type: ignore[operator]
+        card = three[i]
+        rest = three[:i] + three[i + 1 :]
         old = grid.put(g, seat, cell, card)
         g.discard.extend(rest)
         g.discard.append(old)
