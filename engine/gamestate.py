@@ -74,6 +74,14 @@ class GameState:
     def check_variant_state(self) -> None:
         """Raise StateError unless the variant's own part of a loaded state is consistent."""
 
+    def link_seats(self) -> None:
+        """`next_seat` from `active`: each seat of the round is followed by the next one (C7)."""
+        active = self.active
+        nxt = [0] * self.n
+        for i, s in enumerate(active):
+            nxt[s] = active[(i + 1) % len(active)]
+        self.next_seat = nxt
+
     def on_round_dealt(self) -> None:
         """Called once a round is dealt (C3): a variant deals its own part (SKYJO Action, A2)."""
 

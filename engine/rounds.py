@@ -52,10 +52,7 @@ class Rounds(GameState):
         # that ends the previous one, which counts once this call returns (`play_code`)
         self.round_start = self.version + 1 if self.round > 1 else self.version
         self.active = active
-        nxt = [0] * self.n
-        for i, s in enumerate(active):
-            nxt[s] = active[(i + 1) % len(active)]
-        self.next_seat = nxt
+        self.link_seats()
         self.vals = [[0] * 12 for _ in range(self.n)]
         self.face = [[GONE] * 12 for _ in range(self.n)]
         self.down = [0] * self.n

@@ -82,10 +82,7 @@ def from_json(data: dict[str, Any], *, copy: bool = True) -> Any:
         opened = sum(game.revealed[s] for s in game.active)
         game.round_start = game.version - opened if game.phase == OPENING else 0
     game.options = validate_options(game.variant, game.options)
-    nxt = [0] * game.n
-    for i, s in enumerate(game.active):
-        nxt[s] = game.active[(i + 1) % len(game.active)]
-    game.next_seat = nxt
+    game.link_seats()
     check_invariants(game)
     return game
 
