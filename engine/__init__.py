@@ -50,4 +50,5 @@ __all__ = [
 ]
 
 from . import action as _action  # noqa: E402,F401  registers the SKYJO Action variant
-from .strong import LEVELS, bot_for_level  # noqa: E402  registers the strong and easy bots too
+from . import classic as _classic  # noqa: E402,F401  registers the classic variant (first)
+from .strong import LEVELS, bot_for_level  # noqa: E402

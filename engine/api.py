@@ -11,6 +11,7 @@ from .moves import Move
 from .record import parse_record_move, record_of
 from .record import replay as _replay
 from .repetition import position_key
+from .variants import VARIANTS, get_variant
 from .view import with_text
 
 
@@ -23,12 +24,11 @@ def new_game(
 ) -> Game:
     """A new game in the opening reveal of round 1. `seed=None` draws a secret seed (CSPRNG);
     `deals` are per-round specs from a record ({"seed": ...} or {"deal": {...}})."""
-    cls = _state.GAME_CLASSES.get(variant) if isinstance(variant, str) else None
-    if cls is None:
-        raise OptionError(
-            f"unknown variant {variant!r}; choose one of: {', '.join(sorted(_state.GAME_CLASSES))}"
-        )
-    return cls(players, options, seed=seed, deals=deals)
+    known = get_variant(variant)
+    if known is None:
+        raise OptionError(f"unknown variant {variant!r}; choose one of: {', '.join(sorted(VARIANTS))}")
+    game: Game = known.game(players, options, seed=seed, deals=deals)
+    return game
 
 
 def copy_game(game: Game) -> Game:

@@ -14,6 +14,7 @@ from typing import Any
 from .game import DOWN, PLAY, STAGE_DRAWN, STAGE_TURN, UP, Game
 from .moves import DRAW, FLIP, MOVE_BY_CODE, REVEAL, SWAP, TAKE, Move
 from .repetition import RepetitionGuard
+from .variants import Bot, get_variant
 
 EXPECTED_HIDDEN = 5.07  # mean card value of the classic deck: (−10 −10 + 10·78) / 150
 
@@ -102,31 +103,38 @@ def greedy_code(game: Game, seat: int, rng: _random.Random) -> int:
             safe.append((gain, code))
         options = safe or options
     best_gain = max(g for g, _ in options)
-    best = [code for g, code in options if g == best_gain]
-    choice = best[int(rng.random() * len(best))]
+    best_codes = [code for g, code in options if g == best_gain]
+    choice = best_codes[int(rng.random() * len(best_codes))]
     if choice not in codes:  # pragma: no cover - defensive
         return codes[0]
     return choice
 
 
-BOTS = {"random": random_code, "greedy": greedy_code}
-# Bots of a variant whose moves are not classic codes: variant name -> function(game, seat, bot, rng)
-# returning a legal move (engine.action registers SKYJO Action's).
-VARIANT_BOTS: dict[str, Callable[[Any, int, str, _random.Random], Any]] = {}
+CodeBot = Callable[[Any, int, _random.Random], int]
+
+
+def code_bot(fn: CodeBot) -> Bot:
+    """A classic bot that picks a move code, as a variant's bot (engine.variants): it gives the Move."""
+
+    def bot(game: Any, seat: int, rng: _random.Random) -> Move:
+        if not game.legal_codes(seat):
+            raise ValueError("this seat owes no decision")
+        return MOVE_BY_CODE[fn(game, seat, rng)]
+
+    return bot
 
 
 def bot_move(game: Game, seat: int, bot: str = "greedy", rng: _random.Random | None = None) -> Move:
-    """A legal move for the decision `seat` owes now. Raises ValueError when it owes none."""
-    variant_bot = VARIANT_BOTS.get(game.variant)
-    if variant_bot is not None:
-        return variant_bot(game, seat, bot, rng or _random.Random())
+    """A legal move for the decision `seat` owes now, by the game's variant's bot called `bot`.
+    Raises ValueError when it owes none."""
+    variant = get_variant(game.variant)
+    bots = variant.bots if variant is not None else {}
     try:
-        fn = BOTS[bot]
+        fn = bots[bot]
     except KeyError:
-        raise ValueError(f"unknown bot {bot!r}; choose {', '.join(sorted(BOTS))}") from None
-    if not game.legal_codes(seat):
-        raise ValueError("this seat owes no decision")
-    return MOVE_BY_CODE[fn(game, seat, rng or _random.Random())]
+        raise ValueError(f"unknown bot {bot!r}; choose {', '.join(sorted(bots))}") from None
+    move: Move = fn(game, seat, rng or _random.Random())
+    return move
 
 
 def play_out(

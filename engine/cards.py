@@ -40,7 +40,7 @@ def derive(seed: str, label: str) -> str:
     return hashlib.sha256(f"{seed}/{label}".encode()).hexdigest()[:32]
 
 
-def shuffle(cards: list[int], key: str) -> None:
+def shuffle(cards: list[Any], key: str) -> None:
     """Shuffle `cards` in place, determined by `key` alone (64-bit draws: bias below 2**-56)."""
     n = len(cards)
     if n < 2:

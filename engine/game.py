@@ -17,19 +17,20 @@ Design
 
 Where the rules live
 --------------------
-`Game` is put together from parts, one module per stretch of the rules, all working on the fields
-declared here (`__slots__`):
-* this module: creation, the saved-state and record hooks, the queries (`pending`, legal moves) and
-  the turn flow - opening reveals (C4, C5's extra reveal), a turn (C7) and the close (C9);
+`Game` is put together from parts, one module per stretch of the rules, each built on the one before
+and all working on the fields declared once in `engine.gamestate.GameState`:
 * `engine.rounds`: the deal (C3), who starts (C5, C6) and the reshuffle of the draw pile (C11);
-* `engine.scoring`: column removal (C8), the round's end and score (C9, C10) and the game's end (C12).
+* `engine.scoring`: column removal (C8), the round's end and score (C9, C10) and the game's end (C12);
+* this module: creation, the saved-state and record methods, the queries (`pending`, legal moves) and
+  the turn flow - opening reveals (C4, C5's extra reveal), a turn (C7) and the close (C9).
 The lower layers (`engine.phases` for the state's words, `engine.state` for JSON, `engine.record`)
-never import this module: variants register their class in `engine.state.GAME_CLASSES`.
+never import this module: each variant is registered once, with its game class, in `engine.variants`
+(`engine.classic` registers this one).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from . import cards, state
 from .errors import IllegalMove
@@ -62,8 +63,7 @@ from .phases import (  # re-exported: engine.game is where callers find the stat
     Pending,
 )
 from .record import record_of
-from .rounds import RoundsMixin
-from .scoring import ScoringMixin
+from .scoring import Scoring
 
 __all__ = [
     "DOWN",
@@ -83,46 +83,11 @@ __all__ = [
 ]
 
 
-class Game(RoundsMixin, ScoringMixin):
+class Game(Scoring):
     """The authoritative state of one classic game. See the module docstring."""
 
-    variant = "classic"
-    deck_counts: dict[int, int] = cards.CLASSIC_COUNTS
-
-    __slots__ = (
-        "names",
-        "n",
-        "options",
-        "seed",
-        "version",
-        "round",
-        "active",
-        "next_seat",
-        "vals",
-        "face",
-        "down",
-        "draw",
-        "discard",
-        "phase",
-        "revealed",
-        "tie_group",
-        "tie_owed",
-        "turn",
-        "stage",
-        "held",
-        "closer",
-        "final_left",
-        "totals",
-        "rounds",
-        "round_specs",
-        "reshuffles",
-        "tiebreak_group",
-        "winners",
-        "moves",
-        "log",
-        "removed_cols",
-        "round_start",
-    )
+    __slots__ = ()
+    variant: ClassVar[str] = "classic"
 
     # ------------------------------------------------------------------ creation
     def __init__(
@@ -397,5 +362,3 @@ class Game(RoundsMixin, ScoringMixin):
             return
         self.turn = self.next_seat[seat]
 
-
-state.GAME_CLASSES["classic"] = Game

@@ -6,9 +6,11 @@ unknown name, a wrong type or a value outside the allowed choices raises `Option
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from .errors import OptionError
+from .variants import VARIANTS, OptionHelp, OptionTables
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 8  # C2
 
@@ -25,9 +27,7 @@ CLASSIC_OPTIONS: dict[str, tuple[Any, Any]] = {
     "final_tiebreak": ("extra_round", ("extra_round", "most_rounds_won", "shared")),  # C12
 }
 
-VARIANT_OPTIONS: dict[str, dict[str, tuple[Any, Any]]] = {"classic": CLASSIC_OPTIONS}
-
-OPTION_HELP: dict[str, str] = {
+CLASSIC_OPTION_HELP: dict[str, str] = {
     "column_removal": "Remove a column of three equal face-up cards (C8).",
     "final_reveal_removal": "Also remove such columns when the cards are turned up at round end (C8).",
     "start_tiebreak": "Tie for the highest opening reveal: reveal one more card, or highest single card (C5).",
@@ -39,10 +39,14 @@ OPTION_HELP: dict[str, str] = {
     "final_tiebreak": "Tie for the lowest total at game end (C12).",
 }
 
+# Every registered variant's options and their help, read from the variants (engine.variants)
+VARIANT_OPTIONS = OptionTables()
+OPTION_HELP = OptionHelp()
 
-def option_table(variant: str) -> dict[str, tuple[Any, Any]]:
+
+def option_table(variant: str) -> Mapping[str, tuple[Any, Any]]:
     try:
-        return VARIANT_OPTIONS[variant]
+        return VARIANTS[variant].options
     except (KeyError, TypeError):  # TypeError: not a name at all (a list, say)
         raise OptionError(
             f"unknown variant {variant!r}; choose one of: {', '.join(sorted(VARIANT_OPTIONS))}"

@@ -18,7 +18,7 @@ STAGE_KINDS = ("turn", "place_drawn", "place_taken")
 OPENING_REVEALS = 2  # C4
 
 
-class Pending(tuple):
+class Pending(tuple[int, str]):
     """(seat, kind): `seat` owes a decision of `kind` (reveal, tie_reveal, turn, place_drawn,
     place_taken)."""
 

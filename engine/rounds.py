@@ -1,6 +1,6 @@
 """Classic rounds: the deal, the draw pile refill and who starts (RULES.md C3-C6, C11).
 
-`RoundsMixin` is one part of `engine.game.Game` (the methods work on Game's fields; see that module
+`Rounds` is one part of `engine.game.Game`, on the fields of `engine.gamestate.GameState` (see that module
 for the state's design). It owns:
 * C3 the deal: a round is shuffled from its seed, or dealt as an explicit deal from a game record;
 * C11 the reshuffle of the discard pile (all but its top) into a new draw pile, derived from the
@@ -15,11 +15,14 @@ from __future__ import annotations
 from typing import Any
 
 from . import cards
-from .errors import RecordError
+from .errors import OptionError, RecordError
+from .gamestate import GameState
 from .phases import DOWN, GONE, OPENING, PLAY, STAGE_TURN, TIE_REVEAL, UP
 
+HIGHEST_CARD_THEN_SEAT = "highest_card_then_seat"  # A3's start tie-break (SKYJO Action)
 
-class RoundsMixin:
+
+class Rounds(GameState):
     """Dealing and starting rounds (C3-C6, C11); part of `engine.game.Game`."""
 
     __slots__ = ()
@@ -41,15 +44,15 @@ class RoundsMixin:
 
     # ------------------------------------------------------------------ rounds
     def _start_round(self, active: list[int], events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        size = sum(self.deck_counts.values())  # (SKYJO Action's game deck can be chosen, A1)
+        if size < 12 * len(active) + 1:
+            raise OptionError(f"a game deck of {size} cards cannot deal to {len(active)} players")
         self.round += 1
         # the version the round is dealt at: 0 for the first; a later round is dealt by the move
         # that ends the previous one, which counts once this call returns (`play_code`)
         self.round_start = self.version + 1 if self.round > 1 else self.version
         self.active = active
-        nxt = [0] * self.n
-        for i, s in enumerate(active):
-            nxt[s] = active[(i + 1) % len(active)]
-        self.next_seat = nxt
+        self.link_seats()
         self.vals = [[0] * 12 for _ in range(self.n)]
         self.face = [[GONE] * 12 for _ in range(self.n)]
         self.down = [0] * self.n
@@ -81,8 +84,9 @@ class RoundsMixin:
         self.closer = -1
         self.final_left = 0
         self.reshuffles = 0
-        self.removed_cols: list[list[Any]] = []
+        self.removed_cols = []
         events.append({"type": "round_start", "round": self.round, "seats": list(active)})
+        self.on_round_dealt()
         return events
 
     def _explicit_deal(
@@ -123,11 +127,6 @@ class RoundsMixin:
             raise RecordError(f"round {self.round}: {c!r} in the deal is not a card")
         return c
 
-    def _visible_sum(self, seat: int) -> int:
-        f = self.face[seat]
-        v = self.vals[seat]
-        return sum(v[c] for c in range(12) if f[c] == UP)
-
     def _choose_starter(self, events: list[dict[str, Any]]) -> None:
         """C5/C6: who starts the round once every opening reveal is made. In a C12 extra round only
         the tied seats play: `previous_closer` then applies if the closer is among them (else C5),
@@ -153,14 +152,17 @@ class RoundsMixin:
             self._resolve_start(active, events)
 
     def _resolve_start(self, candidates: list[int], events: list[dict[str, Any]]) -> None:
-        """C5 among `candidates`: highest sum of revealed cards; ties by the start_tiebreak option."""
+        """C5 (A3) among `candidates`: highest sum of revealed cards; ties by `start_tiebreak()`: C5's
+        extra reveal, or the highest single card (the earliest seat among equal ones), or A3's
+        highest single card then the earliest seat (the start event then says which decided)."""
         sums = {s: self._visible_sum(s) for s in candidates}
         best = max(sums.values())
         tied = [s for s in candidates if sums[s] == best]
         if len(tied) == 1:
             self._begin_play(tied[0], "highest_reveal", events)
             return
-        if self.options["start_tiebreak"] == "extra_reveal":
+        rule = self.start_tiebreak()
+        if rule == "extra_reveal":
             owed = {s for s in tied if self.down[s] > 0}
             if owed:
                 self.phase = TIE_REVEAL
@@ -170,12 +172,27 @@ class RoundsMixin:
                 return
             self._begin_play(tied[0], "earliest_seat", events)
             return
+        points = self.card_points
         high = {
-            s: max((self.vals[s][c] for c in range(12) if self.face[s][c] == UP), default=-99) for s in tied
+            s: max((points(self.vals[s][c]) for c in range(12) if self.face[s][c] == UP), default=-99)
+            for s in tied
         }
         top = max(high.values())
-        first = next(s for s in tied if high[s] == top)
-        self._begin_play(first, "highest_card", events)
+        firsts = [s for s in tied if high[s] == top]
+        if rule == HIGHEST_CARD_THEN_SEAT and len(firsts) > 1:
+            self._begin_play(firsts[0], "earliest_seat", events)
+        else:
+            self._begin_play(firsts[0], "highest_card", events)
+
+    def start_tiebreak(self) -> str:
+        """How a tie for the start is broken (C5: the `start_tiebreak` option)."""
+        tiebreak: str = self.options["start_tiebreak"]
+        return tiebreak
+
+    def card_points(self, card: Any) -> int:
+        """What a card counts in sums (classic: its number)."""
+        points: int = card
+        return points
 
     def _begin_play(self, seat: int, reason: str, events: list[dict[str, Any]]) -> None:
         self.phase = PLAY
@@ -184,3 +201,4 @@ class RoundsMixin:
         self.tie_group = []
         self.tie_owed = set()
         events.append({"type": "start", "seat": seat, "reason": reason})
+        self.on_play_begins()

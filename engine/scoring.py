@@ -1,6 +1,6 @@
 """Classic round end and game end: final reveal, scores, closer penalty, winners (RULES.md C8-C12).
 
-`ScoringMixin` is one part of `engine.game.Game` (the methods work on Game's fields). It owns:
+`Scoring` is one part of `engine.game.Game`, on top of `engine.rounds.Rounds`. It owns:
 * C8 column removal, here because removed cards never score: three equal face-up cards in a column
   leave the grid for the discard pile, after a turn (called by the turn flow) and at round end;
 * C9 the round's end: every remaining face-down card is turned up (public), and with the option
@@ -18,9 +18,10 @@ from typing import Any
 
 from .moves import CELL_NAMES, COLUMN_NAMES
 from .phases import DOWN, GONE, OVER, UP
+from .rounds import Rounds
 
 
-class ScoringMixin:
+class Scoring(Rounds):
     """Column removal, ending rounds and the game (C8-C12); part of `engine.game.Game`."""
 
     __slots__ = ()
@@ -91,10 +92,17 @@ class ScoringMixin:
             for s in self.active:
                 for col in range(4):
                     self._check_column(s, col, events)
-        removed = self.removed_cols
         raw: list[int | None] = [None] * self.n
         for s in self.active:
             raw[s] = self._visible_sum(s)
+        self._record_round(raw, {}, events)
+        self._after_round(events)
+
+    def _record_round(self, raw: list[int | None], extra: dict[str, Any], events: list[dict[str, Any]]) -> None:
+        """C10 (A8): score the round from each seat's raw sum (the closer doubled, `_closer_doubled`),
+        add the scores to the totals and write the round's record on the score sheet, with the
+        variant's `extra` keys (SKYJO Action: sets, held cards, star bonus); its `round_end` event
+        is the record without the final boards (logs stay small)."""
         closer = self.closer
         scores, doubled = self._closer_doubled(raw)
         for s in self.active:
@@ -105,13 +113,13 @@ class ScoringMixin:
             "raw": raw,
             "scores": scores,
             "doubled": doubled,
-            "removed_columns": removed,
+            "removed_columns": self.removed_cols,
+            **extra,
             "totals": list(self.totals),
         }
-        events.append({"type": "round_end", **result})  # the event without the boards: logs stay small
-        result["boards"] = self._final_boards()
+        events.append({"type": "round_end", **result})
+        result["boards"] = self._final_boards()  # every card up, removed sets gone (C9/C13)
         self.rounds.append(result)
-        self._after_round(events)
 
     def _after_round(self, events: list[dict[str, Any]]) -> None:
         """C12: game end at the target; ties by the final_tiebreak option."""
@@ -152,3 +160,4 @@ class ScoringMixin:
         self.winners = winners
         self.turn = -1
         events.append({"type": "game_over", "winners": winners, "totals": list(self.totals)})
+        self.on_game_over()

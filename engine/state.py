@@ -3,14 +3,15 @@
 The saved state holds hidden information (face-down values, the draw pile, the seed): the service
 stores it and never renders it. Rendering goes through `engine.view` only.
 
-This module sits below `engine.game`: it knows a game only by its fields and hooks, and finds the
-class to load by the variant's name in `GAME_CLASSES`, which each variant's module fills when it is
-imported (`engine.game` the classic game, `engine.action` SKYJO Action).
+This module sits below `engine.game`: it knows a game only by its fields (declared once, as the
+dataclass fields of the game's class) and its hooks (`check_variant_state`, `extra_cards`), and finds
+the class to load by the variant's name among the registered variants (`engine.variants`).
 """
 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import marshal
 from collections import Counter
 from typing import Any
@@ -18,44 +19,22 @@ from typing import Any
 from .errors import StateError
 from .options import validate_options, validate_players
 from .phases import DOWN, GONE, OPENING, OVER, PLAY, TIE_REVEAL, UP
+from .variants import get_variant
 
 SCHEMA = 1
 _PHASES = (OPENING, TIE_REVEAL, PLAY, OVER)
 _FACES = frozenset((DOWN, UP, GONE))
 
-_FIELDS = (
-    "names",
-    "options",
-    "seed",
-    "version",
-    "round",
-    "active",
-    "vals",
-    "face",
-    "down",
-    "draw",
-    "discard",
-    "phase",
-    "revealed",
-    "tie_group",
-    "turn",
-    "stage",
-    "held",
-    "closer",
-    "final_left",
-    "totals",
-    "rounds",
-    "round_specs",
-    "reshuffles",
-    "tiebreak_group",
-    "winners",
-    "moves",
-    "log",
-    "removed_cols",
-)
+# How a field of the game class is saved (its `dataclasses.field` metadata; a field without is saved
+# as it is): the class declares its fields once and this module saves and loads exactly those.
+SAVED_AS_SORTED_LIST = {"saved": "set"}  # a set, saved as a sorted list
+SAVED_MAY_LACK = {"saved": "optional"}  # older saved states lack it: None, then derived on load
+NOT_SAVED = {"saved": False}  # derived from the other fields on load
 
-# variant name -> its game class (engine.game.Game or a subclass); filled by the variants' modules
-GAME_CLASSES: dict[str, type[Any]] = {}
+
+def saved_fields(cls: type[Any]) -> list[tuple[str, Any]]:
+    """The saved fields of a game class in the order of the saved state: (name, how it is saved)."""
+    return [(f.name, f.metadata.get("saved", True)) for f in dataclasses.fields(cls) if f.metadata.get("saved", True)]
 
 
 def clone(value: Any) -> Any:
@@ -69,11 +48,11 @@ def clone(value: Any) -> Any:
 
 def to_json(game: Any, *, copy: bool = True) -> dict[str, Any]:
     data: dict[str, Any] = {"schema": SCHEMA, "variant": game.variant}
-    fields = {name: getattr(game, name) for name in _FIELDS}
+    fields = {}
+    for name, how in saved_fields(type(game)):
+        value = getattr(game, name)
+        fields[name] = sorted(value) if how == "set" else value
     data.update(clone(fields) if copy else fields)
-    data["tie_owed"] = sorted(game.tie_owed)
-    data["round_start"] = game.round_start
-    data.update(game.extra_json(copy=copy) if hasattr(game, "extra_json") else {})
     return data
 
 
@@ -82,21 +61,20 @@ def from_json(data: dict[str, Any], *, copy: bool = True) -> Any:
         raise StateError("saved state must be a JSON object")
     if data.get("schema") != SCHEMA:
         raise StateError(f"saved state has schema {data.get('schema')!r}; this engine reads schema {SCHEMA}")
-    cls = GAME_CLASSES.get(data.get("variant", ""))
-    if cls is None:
+    variant = get_variant(data.get("variant", ""))
+    if variant is None:
         raise StateError(f"unknown variant {data.get('variant')!r}")
+    cls: Any = variant.game
     game = cls.__new__(cls)
     try:
-        fields = {name: data[name] for name in _FIELDS}
+        saved = saved_fields(cls)
+        fields: dict[str, Any] = {name: data.get(name) if how == "optional" else data[name] for name, how in saved}
         if copy:
             fields = clone(fields)
-        for name in _FIELDS:
-            setattr(game, name, fields[name])
-        game.tie_owed = set(data["tie_owed"])
-        game.round_start = data.get("round_start")
+        for name, how in saved:
+            setattr(game, name, set(fields[name]) if how == "set" else fields[name])
         game.n = len(game.names)
-        if hasattr(game, "load_extra_json"):
-            game.load_extra_json(data, copy=copy)
+        game.check_variant_state()
     except KeyError as exc:
         raise StateError(f"saved state lacks {exc.args[0]!r}") from None
     validate_players(game.names)
@@ -104,10 +82,7 @@ def from_json(data: dict[str, Any], *, copy: bool = True) -> Any:
         opened = sum(game.revealed[s] for s in game.active)
         game.round_start = game.version - opened if game.phase == OPENING else 0
     game.options = validate_options(game.variant, game.options)
-    nxt = [0] * game.n
-    for i, s in enumerate(game.active):
-        nxt[s] = game.active[(i + 1) % len(game.active)]
-    game.next_seat = nxt
+    game.link_seats()
     check_invariants(game)
     return game
 
@@ -124,8 +99,7 @@ def check_invariants(game: Any) -> None:
     cards_in_play = [*game.draw, *game.discard]
     if game.held is not None:
         cards_in_play.append(game.held)
-    if hasattr(game, "extra_cards"):  # cards a variant keeps elsewhere (SKYJO Action's draw three)
-        cards_in_play.extend(game.extra_cards())
+    cards_in_play.extend(game.extra_cards())  # cards a variant keeps elsewhere (SKYJO Action's draw three)
     for s in range(n):
         f = game.face[s]
         if len(f) != 12 or len(game.vals[s]) != 12 or not _FACES.issuperset(f):

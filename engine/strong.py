@@ -198,6 +198,3 @@ def easy_code(game: Any, seat: int, rng: _random.Random) -> int:
         return _bots.random_code(game, seat, rng)
     return _bots.greedy_code(game, seat, rng)
 
-
-_bots.BOTS["strong"] = strong_code
-_bots.BOTS["easy"] = easy_code

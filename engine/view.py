@@ -6,19 +6,14 @@ Face-down cells carry no value, the draw pile only its size, the seed nothing at
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from .game import DOWN, GONE, OPENING, OVER, PLAY, STAGE_DRAWN, STAGE_TAKEN, TIE_REVEAL, Game
 from .moves import CELL_NAMES
+from .variants import event_text, get_variant
 from .words import N_, Names, Said
 
 SCHEMA = 1
-# Sentences for event types a variant adds: type -> function(event, names) -> Said.
-EVENT_TEXT: dict[str, Callable[[dict[str, Any], list[str]], Said]] = {}
-# What a variant adds to the view: variant name -> function(game, data, seat) that extends `data`
-# in place (engine.action registers SKYJO Action's).
-VIEW_EXTENSIONS: dict[str, Callable[[Any, dict[str, Any], int | None], None]] = {}
 _FACE = ("down", "up", "removed")
 # why a seat starts a round (C5), as the `start` event's sentence says it
 _STARTS = {
@@ -84,9 +79,9 @@ def sentence(event: dict[str, Any], names: list[str]) -> Said:
                     names=", ".join(names[s] for s in event["seats"]))
     if t == "game_over":
         return Said(N_("Game over: %(names)s won."), names=Names(names[s] for s in event["winners"]))
-    extra = EVENT_TEXT.get(t)
-    if extra is not None:
-        return extra(event, names)
+    variant_text = event_text(t)  # the sentences of a variant's own events (engine.variants)
+    if variant_text is not None:
+        return variant_text(event, names)
     return Said(t.replace("_", " "))
 
 
@@ -100,7 +95,7 @@ def with_text(event: dict[str, Any], names: list[str]) -> dict[str, Any]:
 
 
 def _card_json(game: Game, value: int) -> Any:
-    return game.card_json(value) if hasattr(game, "card_json") else value
+    return game.card_json(value)
 
 
 def rounds_of(game: Game) -> list[dict[str, Any]]:
@@ -197,7 +192,8 @@ def view(game: Game, seat: int | None, *, log: bool = True) -> dict[str, Any]:
     }
     if log:
         data["log"] = [with_text(e, game.names) for e in game.log]
-    extend = VIEW_EXTENSIONS.get(game.variant)
+    variant = get_variant(game.variant)
+    extend = variant.view if variant is not None else None
     if extend is not None:
         extend(game, data, seat)
     return data

@@ -19,7 +19,8 @@ from typing import Any, TextIO
 
 import engine
 from engine.arena import play_match
-from engine.bots import BOTS, bot_move
+from engine.bots import bot_move
+from engine.classic import CLASSIC
 
 
 class UsageError(Exception):
@@ -148,9 +149,9 @@ def simulate(players: int, games: int, seed: str | None, bot: str, variant: str 
 
 def _bot_list(text: str) -> list[str]:
     bots = [b.strip() for b in text.split(",")]
-    unknown = [b for b in bots if b not in BOTS]
+    unknown = [b for b in bots if b not in CLASSIC.bots]
     if unknown:
-        raise UsageError(f"unknown bot {unknown[0]!r} in --bots; choose from {', '.join(sorted(BOTS))}")
+        raise UsageError(f"unknown bot {unknown[0]!r} in --bots; choose from {', '.join(sorted(CLASSIC.bots))}")
     return bots
 
 
@@ -199,7 +200,7 @@ def add_engine_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--players", type=int, default=None, help="number of seats (default 4, or as many as --bots)")
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--seed", default=None, help="makes the run reproducible")
-    p.add_argument("--bot", choices=sorted(BOTS), default="greedy")
+    p.add_argument("--bot", choices=sorted(CLASSIC.bots), default="greedy")
     p.add_argument(
         "--bots",
         default=None,

@@ -1,7 +1,6 @@
-"""SKYJO Action (RULES.md A1-A11): variant `action`. Importing this package registers it with the
-engine: the game class (`engine.state.GAME_CLASSES`), its options (`engine.options.VARIANT_OPTIONS`),
-its event sentences (`engine.view.EVENT_TEXT`), its part of the view (`engine.view.VIEW_EXTENSIONS`)
-and its bots (`engine.bots.VARIANT_BOTS`; `strong` and `easy` from `engine.action.strong`).
+"""SKYJO Action (RULES.md A1-A11): variant `action`. Importing this package registers it, once, as
+one `engine.variants.Variant`: its game class, options, part of the view, bots (`random` and `greedy`
+from `engine.action.bots`, `strong` and `easy` from `engine.action.strong`) and event sentences.
 
 Layers, lowest first (each imports only those before it): `rules` (A1 tables, card kinds, options),
 `moves` (the move grammar), `phases` (turn steps, decision kinds, grid lines), the parts of the game
@@ -11,28 +10,34 @@ and `text`, which read a game but are never imported by it.
 
 from __future__ import annotations
 
-from .. import options as _options
-from .. import state as _state
-from ..bots import VARIANT_BOTS as _VARIANT_BOTS
-from ..view import EVENT_TEXT as _EVENT_TEXT
-from ..view import VIEW_EXTENSIONS as _VIEW_EXTENSIONS
-from . import strong as _strong  # noqa: F401  registers the strong and easy Action bots
-from .bots import bot_move as _bot_move
+from ..variants import Variant, register_variant
+from .bots import checked, greedy_move, random_move
 from .game import ActionGame
 from .moves import ActionMove, parse_action_move
 from .rules import ACTION_COUNTS, ACTION_KINDS, ACTION_OPTION_HELP, ACTION_OPTIONS, GAME_COUNTS, STAR
+from .strong import easy_move, strong_move
 from .text import TEXTS
-from .view import extend_view as _extend_view
+from .view import extend_view
 
-_state.GAME_CLASSES["action"] = ActionGame
-_options.VARIANT_OPTIONS["action"] = ACTION_OPTIONS
-for _name, _text in ACTION_OPTION_HELP.items():
-    _options.OPTION_HELP.setdefault(_name, _text)
-_EVENT_TEXT.update(TEXTS)
-_VIEW_EXTENSIONS["action"] = _extend_view
-_VARIANT_BOTS["action"] = _bot_move
+ACTION = register_variant(
+    Variant(
+        name="action",
+        game=ActionGame,
+        options=ACTION_OPTIONS,
+        option_help=ACTION_OPTION_HELP,
+        bots={
+            "random": random_move,
+            "greedy": checked(greedy_move),
+            "strong": checked(strong_move),
+            "easy": checked(easy_move),
+        },
+        view=extend_view,
+        event_text=TEXTS,
+    )
+)
 
 __all__ = [
+    "ACTION",
     "ACTION_COUNTS",
     "ACTION_KINDS",
     "GAME_COUNTS",

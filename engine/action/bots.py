@@ -6,8 +6,8 @@ otherwise the hundreds of Swap-with-player targets would crowd everything else o
 action cards of everyone) and uses action cards sensibly: it plays the helpful ones, blocks attacks,
 and discards held cards before the round's end would cost it +10 each (A8).
 
-This module sits above the game: `engine.action` registers `bot_move` in `engine.bots`'s
-`VARIANT_BOTS`, and `engine.bots.bot_move` calls it for SKYJO Action games.
+This module sits above the game: `engine.action` registers the bots with the variant
+(`engine.variants`), and `engine.bots.bot_move` calls them for SKYJO Action games.
 """
 
 from __future__ import annotations
@@ -147,7 +147,8 @@ def _useful_play(game: Any, seat: int, card: str, moves: list[AnyMove], soon: bo
         known = {(t, c) for t, c, _ in game.known[seat]}
 
         def news(m: ActionMove) -> int:
-            return sum(1 for c in line_cells(m.line, m.index) if f[c] == DOWN and (seat, c) not in known)  # type: ignore[arg-type]
+            assert m.line is not None and m.index is not None  # an Insight names its line
+            return sum(1 for c in line_cells(m.line, m.index) if f[c] == DOWN and (seat, c) not in known)
 
         m = max(own, key=news)
         return m if news(m) >= 2 else None
@@ -157,22 +158,22 @@ def _useful_play(game: Any, seat: int, card: str, moves: list[AnyMove], soon: bo
         if not mine:
             return None
         high, a = max(mine)
-        best: tuple[int, int, int] | None = None
+        lowest: tuple[int, int, int] | None = None
         for t in others:
             if DEFENSE in game.hands[t]:
                 continue
             for c in range(12):
                 if game.face[t][c] == UP:
                     low = points(game.vals[t][c])
-                    if best is None or low < best[0]:
-                        best = (low, t, c)
-        if best is None or high - best[0] < 5:
+                    if lowest is None or low < lowest[0]:
+                        lowest = (low, t, c)
+        if lowest is None or high - lowest[0] < 5:
             return None
-        hit = [m for m in plays if m.cells == (a, best[2]) and m.target == best[1]]
+        hit = [m for m in plays if m.cells == (a, lowest[2]) and m.target == lowest[1]]
         return hit[0] if hit else None
     if card == THIEF:
         for want in (DOUBLE_MOVE, DRAW_THREE):
-            hit = [m for m in plays if m.steal == want and DEFENSE not in game.hands[m.target]]  # type: ignore[index]
+            hit = [m for m in plays if m.steal == want and DEFENSE not in game.hands[m.target]]
             if hit:
                 return hit[0]
         return None
@@ -203,15 +204,15 @@ def _unsafe_to_fill(game: Any, seat: int) -> int | None:
 
 
 def _placement(game: Any, seat: int, card: Any, moves: list[AnyMove], flip_ok: bool) -> AnyMove:
-    options: list[tuple[float, AnyMove]] = []
+    options: list[tuple[float, Move]] = []
     for m in moves:
-        if isinstance(m, Move) and m.kind == "swap":
-            options.append((_gain(game, seat, card, m.cell), m))  # type: ignore[arg-type]
+        if isinstance(m, Move) and m.kind == "swap" and m.cell is not None:
+            options.append((_gain(game, seat, card, m.cell), m))
         elif isinstance(m, Move) and m.kind == "flip" and flip_ok:
             options.append((0.5 if points(card) >= 6 else -1.0, m))
     avoid = _unsafe_to_fill(game, seat)
     if avoid is not None:
-        safe = [(g, m) for g, m in options if m.cell != avoid]  # type: ignore[union-attr]
+        safe = [(g, m) for g, m in options if m.cell != avoid]
         options = safe or options
     return max(options, key=lambda gm: gm[0])[1]
 
@@ -228,7 +229,7 @@ def greedy_move(game: Any, seat: int, rng: _random.Random) -> AnyMove:
         if game.closer < 0 and not hand and game.down[seat] > 3:
             for want in (DOUBLE_MOVE, DRAW_THREE, DEFENSE):
                 for m in _find(moves, kind=am.ACTION_ROW):
-                    if game.arow[m.index] == want:  # type: ignore[index]
+                    if game.arow[m.index] == want:
                         return m
         return ActionMove(am.DECLINE)
     if kind == "star_set":
@@ -243,7 +244,7 @@ def greedy_move(game: Any, seat: int, rng: _random.Random) -> AnyMove:
     if kind == "pick_three":
         best: tuple[float, AnyMove] = (0.0, ActionMove(am.PICK_NONE))
         for m in _find(moves, kind=am.PICK):
-            g = _gain(game, seat, game.three[m.index], m.cells[0])  # type: ignore[index]
+            g = _gain(game, seat, game.three[m.index], m.cells[0])
             if g > best[0]:
                 best = (g, m)
         return best[1]
@@ -264,16 +265,16 @@ def greedy_move(game: Any, seat: int, rng: _random.Random) -> AnyMove:
         DEFENSE,
     ):
         if card in playable:
-            m = _useful_play(game, seat, card, moves, soon)
-            if m is not None:
-                return m
+            useful = _useful_play(game, seat, card, moves, soon)
+            if useful is not None:
+                return useful
     if playable and (soon or len(hand) >= 2):
         keep_defense = [k for k in playable if k != DEFENSE] or playable
         return ActionMove(am.DISCARD_ACTION, keep_defense[0])
     if not hand and game.closer < 0 and game.down[seat] >= 6 and rng.random() < 0.3:
         for want in (DOUBLE_MOVE, DRAW_THREE):
             for m in _find(moves, kind=am.ACTION_ROW):
-                if game.arow[m.index] == want:  # type: ignore[index]
+                if game.arow[m.index] == want:
                     return m
     classic = {m.kind: m for m in moves if isinstance(m, Move)}
     if "take" in classic and game.discard:
@@ -294,16 +295,12 @@ def greedy_move(game: Any, seat: int, rng: _random.Random) -> AnyMove:
     return moves[int(rng.random() * len(moves))]
 
 
-# SKYJO Action's bots by name; engine.action.strong adds `strong` and `easy`.
-BOTS: dict[str, Callable[[Any, int, _random.Random], AnyMove]] = {"random": random_move, "greedy": greedy_move}
+def checked(fn: Callable[[Any, int, _random.Random], AnyMove]) -> Callable[[Any, int, _random.Random], AnyMove]:
+    """A bot whose move, should it not be legal, is replaced by a random one (every bot but `random`,
+    which only picks legal moves, goes through this)."""
 
+    def bot(game: Any, seat: int, rng: _random.Random) -> AnyMove:
+        move = fn(game, seat, rng)
+        return move if move in game.legal_moves(seat) else random_move(game, seat, rng)
 
-def bot_move(game: Any, seat: int, bot: str, rng: _random.Random) -> AnyMove:
-    try:
-        fn = BOTS[bot]
-    except KeyError:
-        raise ValueError(f"unknown bot {bot!r}; choose {', '.join(sorted(BOTS))}") from None
-    move = fn(game, seat, rng)
-    if bot == "random":
-        return move
-    return move if move in game.legal_moves(seat) else random_move(game, seat, rng)
+    return bot

@@ -146,13 +146,15 @@ class ActionMove:
     def text(self) -> str:
         k = self.kind
         if k == ACTION_ROW:
-            return f"action row {self.index + 1}"  # type: ignore[operator]
+            assert self.index is not None
+            return f"action row {self.index + 1}"
         if k == ACTION_DECK:
             return "action deck"
         if k == METEOR_CELL:
             return f"meteor {CELL_NAMES[self.cells[0]]}"
         if k == PICK:
-            return f"pick {self.index + 1} {CELL_NAMES[self.cells[0]]}"  # type: ignore[operator]
+            assert self.index is not None
+            return f"pick {self.index + 1} {CELL_NAMES[self.cells[0]]}"
         if k == PICK_NONE:
             return "pick none"
         if k == DISCARD_ACTION:
@@ -165,7 +167,8 @@ class ActionMove:
         if card == SWAP_OWN:
             return f"{head}{card} {CELL_NAMES[self.cells[0]]} {CELL_NAMES[self.cells[1]]}"
         if card == INSIGHT:
-            label = COLUMN_NAMES[self.index] if self.line == "column" else str(self.index + 1)  # type: ignore[index,operator]
+            assert self.index is not None
+            label = COLUMN_NAMES[self.index] if self.line == "column" else str(self.index + 1)
             return f"{head}{card} {self.line} {label} of {who}"
         if card == SWAP_PLAYER:
             return f"{head}{card} {CELL_NAMES[self.cells[0]]} with {who} {CELL_NAMES[self.cells[1]]}"
@@ -228,7 +231,8 @@ class _Words:
             self.i += 1
             return SELF, None
         num = None
-        if w == "seat" and self.peek(1) is not None and self.peek(1).isdigit():  # type: ignore[union-attr]
+        after = self.peek(1)
+        if w == "seat" and after is not None and after.isdigit():
             num = self.peek(1)
             self.i += 2
         elif w.startswith("#") and w[1:].isdigit():

@@ -1,6 +1,6 @@
 """The SKYJO Action part of the saved state: its extra fields and their checks on load (A1, A2).
 
-`ActionStateMixin` is one part of `engine.action.game.ActionGame`. It gives `engine.state` the hooks
+`ActionState` is the classic `Game` with SKYJO Action's fields. It gives `engine.state` the hooks
 that module calls for a variant: the game deck of this game (A1, option `game_deck`), how a card is
 written in JSON (a star is the string "star"), the cards a Draw three holds outside the piles (A9.3),
 and the extra fields (action deck, row and discard pile, held action cards, decision queue, insight
@@ -11,39 +11,42 @@ queued decisions.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass, fields
 from typing import Any
 
 from ..errors import StateError
+from ..game import Game
 from ..options import validate_options
 from ..phases import PLAY
-from ..state import clone
 from .phases import MAIN, QUEUE_KINDS, RESOLVE, SETS, STAGE_THREE
 from .rules import ACTION_KINDS, ROW_SIZE, action_counts, game_counts
 
-EXTRA_FIELDS = (
-    "adeck",
-    "arow",
-    "adiscard",
-    "hands",
-    "fresh",
-    "in_play",
-    "extra_turns",
-    "queue",
-    "step",
-    "three",
-    "known",
-    "banked",
-    "kept",
-    "removed_sets",
-    "action_reshuffles",
-)
 
+@dataclass(init=False, eq=False, repr=False)
+class ActionState(Game):
+    """The state of a SKYJO Action game: the classic game's fields and these, declared once (the
+    saved state holds them in this order), with the saved-state hooks of A1 and A2. The rule parts
+    (`setup`, `legal`, `grid`, `scoring`, `effects`, `turn`) are functions on it; `ActionGame` adds
+    the hooks the classic game calls."""
 
-class ActionStateMixin:
-    """Saved-state hooks of SKYJO Action (A1, A2); part of `ActionGame`."""
+    adeck: list[str]  # the action deck, top last
+    arow: list[str | None]  # the action row of four (None: an empty place)
+    adiscard: list[str]  # the action discard pile, top last
+    hands: list[list[str]]  # per seat its held action cards (public)
+    fresh: list[str]  # the action cards the turn seat took this turn (A4 c)
+    in_play: list[str]  # an attack waiting for its targets
+    extra_turns: int
+    queue: list[dict[str, Any]]  # the queued decisions
+    step: str  # MAIN, RESOLVE or SETS
+    three: list[Any]  # the cards of a Draw three
+    known: list[list[list[Any]]]  # per seat its insight knowledge [seat, cell, value] (private)
+    banked: list[int]  # per seat its star bonus of this round
+    kept: list[list[list[Any]]]  # per seat its kept star sets
+    removed_sets: list[list[Any]]
+    action_reshuffles: int
 
     @property
-    def deck_counts(self) -> dict[Any, int]:  # type: ignore[override]
+    def deck_counts(self) -> dict[Any, int]:
         return game_counts(self.options)
 
     def card_json(self, value: Any) -> Any:
@@ -52,16 +55,7 @@ class ActionStateMixin:
     def extra_cards(self) -> list[Any]:
         return list(self.three)
 
-    def extra_json(self, *, copy: bool = True) -> dict[str, Any]:
-        extra = {name: getattr(self, name) for name in EXTRA_FIELDS}
-        return clone(extra) if copy else extra
-
-    def load_extra_json(self, data: dict[str, Any], *, copy: bool = True) -> None:
-        extra = {name: data[name] for name in EXTRA_FIELDS}
-        if copy:
-            extra = clone(extra)
-        for name in EXTRA_FIELDS:
-            setattr(self, name, extra[name])
+    def check_variant_state(self) -> None:
         n = len(self.names)
         opts = validate_options(self.variant, self.options)
         try:
@@ -86,3 +80,6 @@ class ActionStateMixin:
                 raise StateError("cards taken this turn are not held")
         except (TypeError, AttributeError, IndexError):
             raise StateError("the SKYJO Action part of the saved state is malformed") from None
+
+
+EXTRA_FIELDS = tuple(f.name for f in fields(ActionState) if f.name not in Game.__dataclass_fields__)

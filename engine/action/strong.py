@@ -24,7 +24,7 @@ from ..phases import GONE
 from ..seatview import determinize
 from ..strong import EASY_MISTAKES, Planner
 from . import moves as am
-from .bots import BOTS, AnyMove, greedy_move, random_move
+from .bots import AnyMove, greedy_move, random_move
 from .moves import ActionMove
 from .rules import HELD_CARD_PENALTY, STAR, points
 
@@ -45,7 +45,7 @@ def planner(game: Any, seat: int) -> Planner:
 
 def _placement(plan: Planner, card: Any, moves: list[AnyMove]) -> AnyMove:
     best: tuple[float, AnyMove] | None = None
-    flips = [m.cell for m in moves if isinstance(m, Move) and m.kind == "flip"]
+    flips = [m.cell for m in moves if isinstance(m, Move) and m.kind == "flip" and m.cell is not None]
     for m in moves:
         if not isinstance(m, Move) or m.cell is None:
             continue
@@ -66,8 +66,8 @@ def _pick(plan: Planner, three: list[Any], moves: list[AnyMove]) -> AnyMove:
     """A9.3: keep the best of the three cards (or none: the grid stays as it is)."""
     best: tuple[float, AnyMove] = (-plan.now, ActionMove(am.PICK_NONE))
     for m in moves:
-        if isinstance(m, ActionMove) and m.kind == am.PICK:
-            value = plan.swap_value(three[m.index], m.cells[0])  # type: ignore[index]
+        if isinstance(m, ActionMove) and m.kind == am.PICK and m.index is not None:
+            value = plan.swap_value(three[m.index], m.cells[0])
             if value > best[0]:
                 best = (value, m)
     return best[1] if best[1] in moves else moves[0]
@@ -114,6 +114,3 @@ def easy_move(game: Any, seat: int, rng: _random.Random) -> AnyMove:
         return random_move(game, seat, rng)
     return greedy_move(game, seat, rng)
 
-
-BOTS["strong"] = strong_move
-BOTS["easy"] = easy_move

@@ -1,4 +1,4 @@
-"""The sentences of the public events SKYJO Action adds (registered in engine.view.EVENT_TEXT), as
+"""The sentences of the public events SKYJO Action adds (registered as the variant's event_text, engine.variants), as
 `Said` message ids (engine.words): English here, the reader's language in service/words.
 
 Action cards are named by their titles (`ActionCard`: `rules.ACTION_TITLES`, "Swap own", A9), never
@@ -64,7 +64,7 @@ def _played(e: dict[str, Any], names: list[str]) -> Said:
         return Said(N_("%(name)s played %(card)s on %(a)s and %(b)s."), name=name, card=card,
                     a=CELL_NAMES[m.cells[0]], b=CELL_NAMES[m.cells[1]])  # type: ignore[union-attr]
     if kind == INSIGHT:
-        line = (Said(N_("column %(c)s"), c=COLUMN_NAMES[m.index]) if m.line == "column"  # type: ignore[union-attr]
+        line = (Said(N_("column %(c)s"), c=COLUMN_NAMES[m.index]) if m.line == "column"  # type: ignore[union-attr, index]
                 else Said(N_("row %(n)s"), n=(m.index or 0) + 1))  # type: ignore[union-attr]
         if m.target in (-1, e.get("seat")):  # type: ignore[union-attr]
             return Said(N_("%(name)s played %(card)s on their own %(line)s."), name=name, card=card, line=line)

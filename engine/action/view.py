@@ -5,8 +5,8 @@ deck's size, every seat's held action cards, star bonuses, kept star sets, the d
 Private, in `action.private` of the viewer's own view only: the card they drew, the cards of their
 Draw three, their insight results (also as `known` on the face-down grid cells concerned).
 
-This module sits above the game: `engine.action` registers `extend_view` in `engine.view`'s
-`VIEW_EXTENSIONS`, and `engine.view.view` calls it for SKYJO Action games.
+This module sits above the game: `engine.action` registers `extend_view` as the variant's `view`
+(`engine.variants`), and `engine.view.view` calls it for SKYJO Action games.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import Any
 
 from ..moves import CELL_NAMES
 from ..phases import OPENING, PLAY, STAGE_DRAWN
+from . import legal, scoring
 from .phases import STAGE_THREE, line_label
 from .rules import STAR_COLUMN_BONUS, STAR_ROW_BONUS
 
@@ -82,13 +83,13 @@ def move_help(moves: list[Any]) -> list[dict[str, Any]]:
 
 def extend_view(game: Any, data: dict[str, Any], seat: int | None) -> None:
     playing = game.phase == PLAY
-    queue = game._visible_queue() if game.phase in (PLAY, OPENING) else []
+    queue = legal.visible_queue(game) if game.phase in (PLAY, OPENING) else []
     for p in data["players"]:
         s = p["seat"]
         p["action_cards"] = list(game.hands[s])
         p["star_bonus"] = game.banked[s]
         p["kept_star_sets"] = [
-            line_label(line, i) for line, i in game.kept[s] if game._whole_star_set(s, [line, i])
+            line_label(line, i) for line, i in game.kept[s] if scoring.whole_star_set(game, s, [line, i])
         ]
     private = None
     if seat is not None:

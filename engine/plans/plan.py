@@ -25,7 +25,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..cards import CLASSIC_COUNTS
 from ..errors import EngineError, IllegalMove, MoveParseError
 from ..game import Game
 from ..view import view, with_text
@@ -227,11 +226,9 @@ def _check_follows(game: Game, prev: Any, move: Any, i: int, label: str) -> None
 
 def deck_values(game: Game) -> list[Any]:
     """The distinct card values of the game's deck as views show them (ints, "star")."""
-    counts = getattr(game, "deck_counts", None) or CLASSIC_COUNTS
-    conv = getattr(game, "card_json", None)
     out = []
-    for v in counts:
-        j = conv(v) if conv is not None else v
+    for v in game.deck_counts:
+        j = game.card_json(v)
         if j not in out:
             out.append(j)
     return sorted(v for v in out if isinstance(v, int)) + sorted(v for v in out if not isinstance(v, int))

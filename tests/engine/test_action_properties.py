@@ -10,6 +10,7 @@ end: termination, JSON and replay round trips."""
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import random
 from collections import Counter
@@ -23,7 +24,7 @@ import engine
 from engine.action.game import STAGE_THREE, ActionGame
 from engine.action.rules import ACTION_COUNTS, GAME_COUNTS
 from engine.game import DOWN, GONE, PLAY, STAGE_DRAWN
-from engine.view import VIEW_EXTENSIONS
+from engine.variants import VARIANTS
 
 from .helpers import NAMES, assert_json_round_trip, random_mid_game
 
@@ -205,13 +206,14 @@ def test_the_view_check_catches_a_leak(monkeypatch: pytest.MonkeyPatch, leak: st
     owner = next(s for s in range(3) if g.known[s])
     other = (owner + 1) % 3
     check_view(g, other, rng)  # the real view passes
-    original = VIEW_EXTENSIONS["action"]
+    original = VARIANTS["action"].view
+    assert original is not None
 
     def leaky(game: ActionGame, data: dict[str, Any], seat: int | None) -> None:
         original(game, data, seat)
         data["action"]["peek"] = LEAKS[leak](game, seat)
 
-    monkeypatch.setitem(VIEW_EXTENSIONS, "action", leaky)
+    monkeypatch.setitem(VARIANTS, "action", dataclasses.replace(VARIANTS["action"], view=leaky))
     with pytest.raises(AssertionError, match="hidden"):
         for _ in range(10):  # a reshuffle could by chance keep every known value
             check_view(g, other, rng)
