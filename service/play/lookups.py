@@ -21,13 +21,14 @@ _SEATS_OF_TOKEN = (select(SeatRow, GameRow).join(GameRow, GameRow.id == SeatRow.
                    .where(SeatRow.game_id == select(SeatRow.game_id)
                           .where(SeatRow.token_hash == bindparam("token_hash")).scalar_subquery())
                    .order_by(SeatRow.position))
-# Every state-changing use case outside the move path (accept, decline, cancel, rematch, settings)
+# Every state-changing use case (a move, accept, decline, cancel, rematch, settings)
 # first locks the game row its token belongs to: on PostgreSQL two requests would otherwise both
 # read "not yet accepted" / "no rematch yet" and both write (a game dealt twice, two rematches). The
 # seats and the game are then read after the lock, so what a use case decides on is what it writes
 # on. (SQLite: the write transaction's BEGIN IMMEDIATE already lets one writer in at a time, and
-# FOR UPDATE is left out of its SQL.) The move path needs no lock: its UPDATE is conditional on the
-# version.
+# FOR UPDATE is left out of its SQL.) The move path locks too (issue 34.1): decisions several seats
+# make at once (the opening's reveals) are then applied one after the other instead of all but one
+# losing on the version.
 _LOCK_GAME_OF_TOKEN = (select(GameRow.id)
                        .where(GameRow.id == select(SeatRow.game_id)
                               .where(SeatRow.token_hash == bindparam("token_hash")).scalar_subquery())

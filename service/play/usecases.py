@@ -4,7 +4,7 @@ person can do, each run inside the transaction the caller opens with `db.transac
 name lives in the module of its concern:
 
 * `games`: create, accept, decline, cancel, the deal, rematch, export;
-* `moves`: the one move path (`decide`) and its entry points `play` (a link, a timeout) and
+* `moves`: the one move path (`decide`) and its entry points `play` (a link or a board button) and
   `play_plan` / `play_plan_for` (the board's whole-turn form, a reply mail);
 * `settings`: new link, mail preference, my links, vacation, play now, unsubscribe;
 * `talk`: table talk (messages from the board or a reply mail, the host's hide), see `play.talk`;
@@ -35,7 +35,6 @@ from service.play.lookups import deadline_of, full_game, load_engine_game, seat_
 from service.play.moves import (
     PlanPlayed,
     Played,
-    apply_moves,
     decide,
     decision_at,
     parse_slug,
@@ -56,7 +55,7 @@ from service.play.settings import (
 
 __all__ = [
     "MAX_PLAYERS", "MIN_PLAYERS", "Conflict", "Created", "Forbidden", "Invalid", "NotFound", "PlanPlayed",
-    "Played", "UseCaseError", "accept", "apply_moves", "cancel", "computer_takes_seat", "create_game", "deadline_of", "deal",
+    "Played", "UseCaseError", "accept", "cancel", "computer_takes_seat", "create_game", "deadline_of", "deal",
     "decide", "decision_at", "decline", "default_options", "export_record", "full_game", "game_title",
     "host_play_now", "load_engine_game", "mail_my_links", "parse_slug", "play", "play_plan", "play_plan_for",
     "rematch", "rematch_of_title", "rotate_token", "seat_by_token", "seats_of", "set_mail_pref", "stale_reason",

@@ -120,7 +120,7 @@ def test_no_hidden_value_in_pages_or_mails(tmp_path):
             page = client.get(render.move_path(created.tokens[p.seat], slug, version)).text
             check(page, g, p.seat, "confirm page")
             with app.app_context(), db.transaction(write=True) as s:
-                usecases.play(s, created.tokens[p.seat], slug, version)
+                usecases.play(s, created.tokens[p.seat], render.texts_of_slug(slug), version)
         assert status == "finished"
     assert checked > 300
     assert teeth > checked / 4, "the check had no teeth: too few hidden-only values"

@@ -180,7 +180,7 @@ def _play(app, gid: str, tokens: dict[int, str], moves: list[tuple[int, str]]) -
     for seat, move in moves:
         version = h.game_state(app, gid)[0]
         with app.app_context(), db.transaction(write=True) as s:
-            usecases.play(s, tokens[seat], render.slug_for([move]), version)
+            usecases.play(s, tokens[seat], [move], version)
 
 
 def _round_end_block(html: str) -> str:
@@ -336,7 +336,7 @@ def test_reply_box_examples_use_the_seats_own_face_down_cells_and_parse(app, cli
             continue
         with app.app_context(), db.transaction(write=True) as s:
             token = h_token(app, game.id, p.seat)
-            usecases.play(s, token, render.slug_for([move]), version)
+            usecases.play(s, token, [move], version)
     assert checked["reveal"] >= 3 and checked["turn"] >= 3, checked
 
 

@@ -107,7 +107,7 @@ def test_c4_a_persons_confirm_among_seven_computer_seats_is_never_refused(app):
         stop = threading.Event()
         errors: list[BaseException] = []
 
-        def worker() -> None:
+        def worker(stop: threading.Event = stop, errors: list[BaseException] = errors) -> None:
             while not stop.is_set():
                 try:
                     sweep(app)
