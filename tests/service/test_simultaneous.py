@@ -136,3 +136,32 @@ def test_c4_a_persons_confirm_among_seven_computer_seats_is_never_refused(app):
         assert rows[0][:2] == ["reveal A1", "reveal C3"]
         assert all(len([m for m in rows[seat] if m.startswith("reveal")]) >= 2 for seat in range(8)), rows
         assert tokens  # the person's link token made the game
+
+
+def test_a_reply_that_lost_a_race_is_not_recorded_and_plays_when_delivered_again(app, monkeypatch):
+    """Should a reply's move ever lose on the version guard (the lock rules it out; forced here by
+    making the guard's UPDATE report another writer), nothing of the reply is kept: its Message-ID
+    is not recorded, `handle_inbound` raises (the SMTP receiver answers 451, IMAP keeps the mail),
+    and the same mail delivered again is played."""
+    from service.play import moves
+    from service.play.errors import Conflict
+
+    client = app.test_client()
+    game_id, v0 = _opening(app, client)
+    raw = reply_to(latest_reply_mail(app, PLAYERS[0][1]), "reveal A1, reveal C3", mid="<race-once@x>")
+    real = moves._write
+
+    def lose_once(s, game, seat, *args, **kw):
+        monkeypatch.setattr(moves, "_write", real)
+        raise Conflict("Somebody else moved at the same moment.", game=game, seat=seat, stale=False, race=True)
+
+    monkeypatch.setattr(moves, "_write", lose_once)
+    before = len(h.mails(app))
+    try:
+        outcome = reply_service.handle_inbound(app, raw)
+    except Conflict:
+        outcome = "raised"
+    assert outcome == "raised"
+    assert h.game_state(app, game_id)[0] == v0 and len(h.mails(app)) == before  # nothing kept, no answer
+    assert reply_service.handle_inbound(app, raw) == "applied"  # the redelivery is no "duplicate"
+    assert _reveals_by_seat(app, game_id) == {0: ["reveal A1", "reveal C3"]}
