@@ -82,11 +82,14 @@ def parse_slug(slug: str) -> list[str]:
 
 def parse_moves(g: engine.Game, texts: Sequence[str]) -> tuple[engine.Move, ...]:
     """A link's move texts as the engine's moves (the game's variant's grammar), each parsed once.
-    Raises NotFound for a text the grammar does not read."""
+    Raises NotFound for a text the grammar does not read (or no move at all)."""
     try:
-        return tuple(g.parse_move(t) for t in texts)
+        moves = tuple(g.parse_move(t) for t in texts)
     except ValueError as exc:
         raise NotFound(_("This move link is not valid.")) from exc
+    if not moves:
+        raise NotFound(_("This move link is not valid."))
+    return moves
 
 
 def parse_decision(decision: str | None) -> tuple[int, str, int] | None:
@@ -241,7 +244,8 @@ def decide(s: Session, game: GameRow, seat: SeatRow, turn: Turn, *, via: Via, g:
                       check_legal=bool(turn.moves), g=g)
     if refused:
         raise refused
-    assert g is not None  # a running game has a state
+    if g is None:  # (a running game has a state: refusal said so otherwise)
+        raise RuntimeError("a running game without a state")
     before = g.version
     if before != game.version:
         raise RuntimeError("stored version and engine version disagree")
