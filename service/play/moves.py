@@ -240,8 +240,9 @@ def decide(s: Session, game: GameRow, seat: SeatRow, turn: Turn, *, via: Via, g:
     Invalid for a plan the engine refuses, Forbidden for a spectator's link; nothing is written."""
     if g is None and game.state is not None:
         g = load_engine_game(game)  # the one decode of this request
+    # a decision's link: its move must be legal for that decision (else the engine's refusal says why)
     refused = refusal(s, game, seat, turn.moves, expected_version=expected_version, decision=decision,
-                      check_legal=bool(turn.moves), g=g)
+                      check_legal=bool(turn.moves) and decision is not None, g=g)
     if refused:
         raise refused
     if g is None:  # (a running game has a state: refusal said so otherwise)
