@@ -2,18 +2,15 @@
 (`dealt` at the deal, `moved` in every applied decision's transaction), and what the board and the
 mails show of it (`board_status_of`, `deadline_text`, `others_notes`, `rules_text`).
 
-A timeout plays through the one move path (`moves.play`, see `play.timeouts`) with the seat's own
-token and the deadline's version as the expected version, so the usual checks apply: the seat has
-not moved since, and the game row UPDATE is conditional on the version. While it runs,
-`played_by_clock()` is True: `moved` then does not count it as the player acting, and the mails say
-"played for you" (`timeout_notes`).
+A timeout plays through the one move path (`moves.decide` with `via` "timeout" or "play-now", see
+`play.timeouts`) bound to the deadline's version, so the usual checks apply. `moved` is told so
+(`by_clock`): it does not count it as the player acting, and the mails say "played for you"
+(`timeout_notes`, `notify.after_move`).
 """
 
 from __future__ import annotations
 
-import contextvars
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from datetime import datetime
 from functools import lru_cache
 
@@ -41,23 +38,6 @@ from service.play.lookups import seats_of
 from service.render.clock_text import local_text, others_lines, own_line, rules_line
 from service.store.clock_models import Deadline, utcnow
 from service.store.models import GameRow, SeatRow
-
-_by_clock: contextvars.ContextVar[bool] = contextvars.ContextVar("skyjo_played_by_clock", default=False)
-
-
-def played_by_clock() -> bool:
-    """True while the clock plays a timed-out decision (for mails: "played for you")."""
-    return _by_clock.get()
-
-
-@contextmanager
-def playing_for_the_player() -> Iterator[None]:
-    """The clock plays a timed-out decision inside this block (`played_by_clock()` is True)."""
-    mark = _by_clock.set(True)
-    try:
-        yield
-    finally:
-        _by_clock.reset(mark)
 
 
 def settings_for(game: GameRow) -> ClockSettings:
@@ -107,13 +87,15 @@ def _wake_now(s: Session) -> None:
     scheduler.wake_in_process()
 
 
-def moved(s: Session, game: GameRow, new: engine.Game, seat: int, now: datetime | None = None) -> dict[int, dict] | None:
-    """After a decision was applied (in its transaction): a human move ends bot play and resets the
-    timeout count; then the deadline rows follow the new pending decisions (or all close at game
+def moved(s: Session, game: GameRow, new: engine.Game, seat: int, now: datetime | None = None, *,
+          by_clock: bool = False) -> dict[int, dict] | None:
+    """After a decision was applied (in its transaction): a move not played by the clock for a late
+    seat (`by_clock`: a timeout or "play now") ends bot play and resets the timeout count; then the
+    deadline rows follow the new pending decisions (or all close at game
     over). Returns the game's `board_status` as of this move (None at game over), for the turn
     mails. One SELECT (the seat clocks and open rows), one UPDATE closing rows, one INSERT."""
     now = now or utcnow()
-    human = not played_by_clock()
+    human = not by_clock
     if new.is_over:
         if human:
             note_player_acted(s, game.id, seat, now)

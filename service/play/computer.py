@@ -3,8 +3,9 @@
 * `bot_for(level)`: the engine bot of a level (`engine.bot_for_level`);
 * `computer_name`: the seat's name, "Computer (strong)" or the host's name for it with the level;
 * `play_owed_decision`: the clock's handler for a computer seat's deadline row (`next_event`
-  "computer", due as soon as the decision is owed): the bot's decision through the one move path
-  (`moves.decide`), in the sweep's transaction, never in the request that made the move before.
+  "computer", due as soon as the decision is owed): the bot's play through the one move path
+  (`moves.decide` with `via="computer"`: on while the seat alone owes a decision, `moves.bot_turn`),
+  in the sweep's transaction, never in the request that made the move before.
 
 A computer seat has no address, gets no mail (`mail.compose.send` skips it, and its mail preference
 is "off"), is accepted at once, and is never shown as a person the game waits for
@@ -17,7 +18,6 @@ from flask_babel import gettext as _
 from sqlmodel import Session
 
 import engine
-from engine.view import with_text
 from service.play import moves
 from service.play.lookups import load_engine_game, lock_game, seat_at
 from service.store.clock_models import Deadline
@@ -25,7 +25,6 @@ from service.store.models import GameRow
 
 LEVELS = tuple(engine.LEVELS)  # easy, normal, strong: the engine maps each to its bot
 CIRCLE_LIMIT = 3  # the same position this often (engine.times_seen): the computer plays a random move
-MAX_STEPS = 6  # moves of one turn played in one go while nobody else owes a decision (draw, place, ...)
 NAME_MAX = 40
 
 
@@ -55,21 +54,6 @@ def computer_name(base: str, level: str, taken: set[str]) -> str:
     return name
 
 
-def turn_of(g: engine.Game, seat: int, bot: str) -> tuple[list[str], list[dict]]:
-    """Play `seat`'s decision on `g` in place with `bot`, and go on while that seat alone owes a
-    decision (a drawn card is placed at once, an Action effect's choice follows): the moves' texts
-    and their events (with the sentences players read)."""
-    played: list[str] = []
-    events: list[dict] = []
-    for _step in range(MAX_STEPS):
-        move = str(engine.bot_move(g, seat, bot))
-        events.extend(with_text(e, g.names) for e in g.play(seat, move))
-        played.append(move)
-        if g.is_over or {p.seat for p in g.pending()} != {seat}:
-            break
-    return played, events
-
-
 def play_owed_decision(s: Session, d: Deadline) -> bool:
     """The clock's handler for a computer seat's deadline row: the decision it owes, through the
     one move path (`moves.decide`). The game row is locked first, so two sweeps that handle two
@@ -87,5 +71,5 @@ def play_owed_decision(s: Session, d: Deadline) -> bool:
         return False
     # a position seen this often would come back for ever: a random move gets the game out of it
     bot = "random" if engine.times_seen(g) >= CIRCLE_LIMIT else bot_for(seat.computer)
-    moves.decide(s, game, seat, game.version, lambda g: turn_of(g, d.seat, bot), g=g)
+    moves.decide(s, game, seat, moves.Turn(bot=bot), via="computer", g=g, expected_version=game.version)
     return True

@@ -21,13 +21,14 @@ _SEATS_OF_TOKEN = (select(SeatRow, GameRow).join(GameRow, GameRow.id == SeatRow.
                    .where(SeatRow.game_id == select(SeatRow.game_id)
                           .where(SeatRow.token_hash == bindparam("token_hash")).scalar_subquery())
                    .order_by(SeatRow.position))
-# Every state-changing use case outside the move path (accept, decline, cancel, rematch, settings)
+# Every state-changing use case (a move, accept, decline, cancel, rematch, settings)
 # first locks the game row its token belongs to: on PostgreSQL two requests would otherwise both
 # read "not yet accepted" / "no rematch yet" and both write (a game dealt twice, two rematches). The
 # seats and the game are then read after the lock, so what a use case decides on is what it writes
 # on. (SQLite: the write transaction's BEGIN IMMEDIATE already lets one writer in at a time, and
-# FOR UPDATE is left out of its SQL.) The move path needs no lock: its UPDATE is conditional on the
-# version.
+# FOR UPDATE is left out of its SQL.) The move path locks too (issue 34.1): decisions several seats
+# make at once (the opening's reveals) are then applied one after the other instead of all but one
+# losing on the version.
 _LOCK_GAME_OF_TOKEN = (select(GameRow.id)
                        .where(GameRow.id == select(SeatRow.game_id)
                               .where(SeatRow.token_hash == bindparam("token_hash")).scalar_subquery())
@@ -53,7 +54,7 @@ def seat_by_token(s: Session, token: str, *, lock: bool = False) -> tuple[SeatRo
     if not tokens.looks_like_token(token):
         raise NotFound(_("This link is not valid. It may have been replaced by a newer one."))
     token_hash = tokens.hash_token(token)
-    if lock:
+    if lock and _row_locks(s):
         s.exec(_LOCK_GAME_OF_TOKEN, params={"token_hash": token_hash}).all()
     rows = s.exec(_SEATS_OF_TOKEN, params={"token_hash": token_hash}).all()
     seats = [seat for seat, _game in rows]
@@ -67,8 +68,16 @@ def seat_by_token(s: Session, token: str, *, lock: bool = False) -> tuple[SeatRo
 
 def lock_game(s: Session, game_id: str) -> None:
     """Lock the game row (as `seat_by_token(..., lock=True)` does) for a use case that found its
-    game another way (a reply mail's address)."""
-    s.exec(_LOCK_GAME, params={"game_id": game_id}).all()
+    game another way (a reply mail's address, a clock's deadline row)."""
+    if _row_locks(s):
+        s.exec(_LOCK_GAME, params={"game_id": game_id}).all()
+
+
+def _row_locks(s: Session) -> bool:
+    """Whether the database needs the game row's lock statement: SQLite's write transaction (`BEGIN
+    IMMEDIATE`) holds the whole database already, and it has no FOR UPDATE (the statement would be a
+    plain SELECT, one query for nothing)."""
+    return s.get_bind().dialect.name != "sqlite"
 
 
 def seats_of(s: Session, game_id: str) -> list[SeatRow]:

@@ -20,6 +20,7 @@ from service.i18n import speaking
 from service.mail import compose
 from service.mail.compose import send
 from service.play import clock_service, lookups
+from service.play.via import BY_CLOCK, ON_PAGE
 from service.store.models import GameRow, MoveRow, SeatRow, utcnow
 from service.words.sentences import with_texts
 
@@ -97,13 +98,15 @@ def still_owed(s, game_id: str, seat: int | None, decision: str) -> bool:
 
 def reply_answer(s, game: GameRow, seat: SeatRow, *, headline: str, details: list[str] | None = None,
                  events: list[dict] | None = None, error: bool = False, played: bool = False,
-                 message_only: bool = False) -> None:
+                 message_only: bool = False, g: engine.Game | None = None) -> None:
     """The answer to a reply mail, always to the seat's stored address (never to the reply's From):
     what was understood and done (or why nothing was done), the seat's own view of the board, and when
     the seat owes a decision the move links, the legal moves and the command help (replying plays).
     Its subject says what became of the reply: `played`, `message_only` (only table talk), or not
-    played (refused, or the game moved on)."""
-    g = engine.Game.from_json(game.state) if game.state is not None else None
+    played (refused, or the game moved on). `g`: the engine game of `game`'s state when the caller
+    has it (the move that was just played), else it is decoded here."""
+    if g is None and game.state is not None:
+        g = engine.Game.from_json(game.state)
     view = engine.view(g, seat.seat, log=False) if g is not None and seat.seat is not None else None
     owes = bool(view) and g is not None and not g.is_over and any(p.seat == seat.seat for p in g.pending())
     ctx = turn_context(game, seat, view) if owes else {"view": view, "deadline": None}
@@ -119,19 +122,20 @@ def _round_record(view: dict) -> dict:
 
 
 def after_move(s, game: GameRow, seats: list[SeatRow], owed_before: dict[int, str | None], new: engine.Game,
-               mover: int, events: list[dict], clock_status: dict | None = None, *, via: str = "web") -> None:
+               mover: int, events: list[dict], clock_status: dict | None = None, *, via: str = "link") -> None:
     """Mail every seat that now owes a new decision (`owed_before`: the decision ids owed before
     the move, by seat; the opening's second reveal is no new decision); round-over and game-over
     mails to everybody. When the clock played for `mover` (timeout), these mails say so, and the
     mover is told too. `clock_status`: the board status `clock_service.moved` returned in this
-    transaction. The mover's own next decision (issue 15.2): moved on the board (`via` "web"), its
-    mail is held back (the board shows it); moved by a reply mail, the answer mail carries it."""
+    transaction. `via`: where the decision was made (`play.via`). The mover's own next decision
+    (issue 15.2): moved on a page (a link, a board button, the whole-turn field), its mail is held
+    back (the board shows it); moved by a reply mail, the answer mail carries it."""
     playing = [r for r in seats if r.seat is not None and r.status == "accepted"]
     after = {p.seat for p in new.pending()}
     round_done = any(e.get("type") == "round_end" for e in events)
     clock_note = back_note = None
     tell_mover = by_clock = False
-    if clock_service.played_by_clock():
+    if via in BY_CLOCK:
         by_clock = True
         if not new.is_over and any(p.seat == mover and p.kind == "place_drawn" for p in new.pending()):
             return  # the computer drew for a late player and places the card at once (next step)
@@ -155,7 +159,7 @@ def after_move(s, game: GameRow, seats: list[SeatRow], owed_before: dict[int, st
             round_over = _round_record(engine.view(new, r.seat, log=False)) if round_done else None
             decision_or_nothing(s, game, r, new, events=shown(r.seat), round_over=round_over,
                                 clock_note=in_language_of(r, clock_note), seats=seats,
-                                clock_status=clock_status, hold=on_page and via == "web")
+                                clock_status=clock_status, hold=on_page and via in ON_PAGE)
             mailed.add(r.seat)
         elif round_done and r.mail_pref != "off":
             view = engine.view(new, r.seat, log=False)

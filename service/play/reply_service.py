@@ -10,7 +10,9 @@ What happens to a mail, in one write transaction:
    an unknown or rotated address is dropped (there is nobody to answer: never the forgeable From);
 4. the command text is read as a whole-turn plan (`engine.plans`: refused as a whole, or played up
    to a move that depends on a card it turned up) through the same path as a link POST
-   (`moves.play_plan_for` -> `moves.decide`); the player's other text (after the move, or the whole
+   (`moves.play_plan_for` -> `moves.decide`, the game row locked first, the plan bound to the
+   seat's own decision, so replies of several seats at once are all played, one after the other);
+   the player's other text (after the move, or the whole
    reply when it has no move at all) goes to the table as a message (`play.talk`, issue 19),
    written before the move in the same transaction;
 5. every reply from a known seat gets an answer mail to the seat's stored address: what was
@@ -39,6 +41,7 @@ from service.mail.body import as_message
 from service.mail.replies import REPLY_LOCAL_PART, InboundReply, message_key, read_reply
 from service.play import bounces, lookups, moves, notify, talk
 from service.play.errors import Conflict, UseCaseError
+from service.play.lookups import load_engine_game, lock_game
 from service.store import tokens
 from service.store.db import transaction
 from service.store.models import GameRow, MessageRow, SeatRow
@@ -63,7 +66,8 @@ def handle_inbound(app_or_none, raw: bytes) -> str:
     """Process one received mail (see the module docstring). Returns what happened (for logs and
     tests): ignored | no-address | duplicate | unknown | applied | message | refused | stale | closed,
     and for a mail to a return path: forged | bounced | complaint (or ignored, duplicate, unknown).
-    Raises only on a failure worth retrying (database down): the SMTP receiver then answers 451 and
+    Raises only on a failure worth retrying (database down; a move that lost a race, which the game
+    row's lock rules out): the SMTP receiver then answers 451 and
     IMAP flags the message; nothing was recorded, so the retry is processed normally."""
     app = app_or_none if _is_app(app_or_none) else current_app._get_current_object()  # type: ignore[attr-defined]
     with app.app_context():
@@ -87,6 +91,8 @@ def handle_inbound(app_or_none, raw: bytes) -> str:
                 log.info("reply mail dropped: unknown or replaced reply address")
                 return "unknown"
             seat, game, tag = found
+            lock_game(s, game.id)  # the move path's lock; then the game as it is now
+            s.refresh(game)
             # the version read from the address belongs to the first reply address only
             with speaking(seat.lang):  # the answer (and what the reply's words mean) in the seat's language
                 outcome = _apply(s, seat, game, r, r.version if tag == r.tokens[0] else None)
@@ -174,7 +180,8 @@ def _find_seat(s: Session, tags: list[str]) -> tuple[SeatRow, GameRow, str] | No
 def _apply(s: Session, seat: SeatRow, game: GameRow, r: InboundReply, version: int | None) -> str:
     """Play the reply's move and pass its other text on to the table (`talk.split_reply`), both in
     this one transaction: the message is written first, so the mails the move queues carry it."""
-    text, said = talk.split_reply(game, r.commands, seat.lang if seat.lang != "en" else None)
+    g = load_engine_game(game) if game.state is not None else None  # the one decode of this reply
+    text, said = talk.split_reply(game, r.commands, seat.lang if seat.lang != "en" else None, g=g)
     message, said_note = _say(s, seat, game, said)
     if said and not text:  # no move at all: only a message
         headline = (_("No move in your reply: your message was passed on to the table.") if message is not None
@@ -188,8 +195,10 @@ def _apply(s: Session, seat: SeatRow, game: GameRow, r: InboundReply, version: i
         notify.reply_answer(s, game, seat, headline=stale_headline, details=said_note)
         return "stale"
     try:
-        played = moves.play_plan_for(s, seat, game, text, version)
+        played = moves.play_plan_for(s, seat, game, text, version, g=g)
     except Conflict as exc:
+        if exc.context.get("race"):  # (never with the lock) nothing was played: not done, let it come again
+            raise
         if exc.context.get("stale") and game.status == "active":
             notify.reply_answer(s, game, seat, headline=stale_headline, details=[exc.message, *said_note])
             return "stale"
@@ -206,7 +215,7 @@ def _apply(s: Session, seat: SeatRow, game: GameRow, r: InboundReply, version: i
     if played.stopped:
         details.append(played.stopped)
     notify.reply_answer(s, game, seat, headline=_("Understood: %(plan)s", plan=in_words_of(played.plan_text, seat.lang)),
-                        details=[*details, *said_note], events=played.events, played=True)
+                        details=[*details, *said_note], events=played.events, played=True, g=played.engine_game)
     return "applied"
 
 

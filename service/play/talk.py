@@ -172,17 +172,18 @@ def _looks_like_a_move(g: engine.Game, line: str, lang: str | None = None) -> bo
     return bool(words) and words[0].strip(",.;:!?").lower() in _move_words(g)
 
 
-def split_reply(game: GameRow, commands: ReplyCommands, lang: str | None = None) -> tuple[str, str]:
+def split_reply(game: GameRow, commands: ReplyCommands, lang: str | None = None, *,
+                g: engine.Game | None = None) -> tuple[str, str]:
     """(the move text, the message text) of a reply mail. The move is the first lines of the reply
     as far as they read as a plan (`draw swap B2`, or a plan over several lines); the player's other
     text (quotes and signatures are already cut) is the message. A first line that is no move
     attempt at all (`Ha! Take that, Bo`) makes the whole reply a message; a failed move attempt
     stays the move (the answer explains why it was not played), and only the text after its first
-    paragraph is the message."""
+    paragraph is the message. `g`: the engine game of `game` when the caller decoded it already."""
     lines, rest = list(commands.lines), list(commands.ignored)
     if not lines or game.state is None:
         return commands.text, "\n".join(rest)
-    g = load_engine_game(game)
+    g = g if g is not None else load_engine_game(game)
     for n in range(len(lines), 0, -1):
         if _reads(g, "\n".join(lines[:n]), lang):
             return "\n".join(lines[:n]), "\n".join(lines[n:] + rest)

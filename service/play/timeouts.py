@@ -2,10 +2,11 @@
 scheduler through `app.extensions["clock_handlers"]`, which `create_app` sets):
 
 * `on_timeout`: the strong bot's decision for the late seat, through the one move path
-  (`moves.play` with the seat's own token and the deadline's version: the usual checks apply);
-  after a bot `draw` it also places the card;
+  (`moves.decide` with the bot's turn, `via` "timeout", or "play-now" when the host asked for it in
+  a game that waits; bound to the deadline's version: the usual checks apply); after a bot `draw`
+  it also places the card (`moves.bot_turn`);
 * `on_computer`: the decision a computer seat owes (issue 18, `play.computer`), through the one
-  move path too, without the timeout's notices;
+  move path too (`via` "computer"), without the timeout's notices;
 * `on_reminder`: the turn mail again, with the reminder on top (its links and Reply-To still play);
 * `on_digest`: one mail per address listing each waiting game (with each game's table talk since
   the seat's previous mail).
@@ -24,26 +25,15 @@ from service.i18n import game_title, speaking
 from service.mail import compose as mails
 from service.mail.talk import since_last_mail
 from service.play import computer, moves, notify
-from service.play.clock_service import playing_for_the_player
-from service.play.lookups import load_engine_game, seat_at, seats_of
+from service.play.lookups import load_engine_game, lock_game, seat_at, seats_of
 from service.render.clock_text import local_text
-from service.render.links import seat_url, slug_for
+from service.render.links import seat_url
 from service.store import tokens
 from service.store.clock_models import Deadline, SeatClock
 from service.store.models import GameRow
 
 BOT = "strong"  # the timeout bot (issue 18.2): decides from the late seat's view only
 CIRCLE_LIMIT = 3  # the same position this often: the computer stops playing (engine.times_seen)
-
-
-def bot_decision(g: engine.Game, seat: int) -> list[str]:
-    """The bot's texts for one decision; `take` and its `swap` are one decision (one link)."""
-    first = str(engine.bot_move(g, seat, BOT))
-    if first != "take":
-        return [first]
-    probe = engine.copy_game(g)
-    probe.play(seat, first)
-    return [first, str(engine.bot_move(probe, seat, BOT))]
 
 
 def _owes(g: engine.Game, seat: int, kind: str | None = None) -> bool:
@@ -54,7 +44,8 @@ class ServiceClockHandlers:
     """`tick`'s handlers for the service (they need an app context: the scheduler provides one)."""
 
     def on_timeout(self, s: Session, d: Deadline) -> bool:
-        game = s.get(GameRow, d.game_id)
+        lock_game(s, d.game_id)  # the move path's lock: a person's move waits, or goes first
+        game = s.get(GameRow, d.game_id, populate_existing=True)
         if game is None or game.status != "active" or game.state is None:
             return False
         seat = seat_at(s, d.game_id, d.seat)
@@ -71,17 +62,11 @@ class ServiceClockHandlers:
                         "The computer stopped playing for %(name)s: the game kept coming back to the same "
                         "position and would never end. It is %(name)s's decision now.", name=seat.name))
             return False
-        token = tokens.seat_token(seat.token_salt)
-        with playing_for_the_player():
-            expected = d.version
-            for _step in range(3):  # a drawn card is placed at once too (draw, then swap/flip)
-                # the one move path; Conflict (somebody moved at the same moment) propagates: the
-                # clock retries later
-                moves.play(s, token, slug_for(bot_decision(g, d.seat)), expected)
-                g = load_engine_game(game)  # (the move's UPDATE gave `game` its new state)
-                if game.status != "active" or not _owes(g, d.seat, "place_drawn"):
-                    break
-                expected = game.version
+        # the one move path, bound to the deadline's version (the seat has not decided since); a
+        # drawn card is placed at once too. "play now" is the host's in a game that waits (policy
+        # `wait` never times out by itself).
+        via = "play-now" if d.policy == "wait" else "timeout"
+        moves.decide(s, game, seat, moves.Turn(bot=BOT), via=via, g=g, expected_version=d.version)
         return True
 
     def on_computer(self, s: Session, d: Deadline) -> bool:

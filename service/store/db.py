@@ -3,8 +3,9 @@
 `transaction(write=True)` is the only way use cases write: on SQLite it starts with
 `BEGIN IMMEDIATE` (one writer at a time; the others wait up to the busy timeout instead of failing
 with "database is locked" when a read lock would need upgrading); on PostgreSQL it is a plain
-transaction and correctness comes from conditional `UPDATE ... WHERE version = :v` (the move path)
-and `... RETURNING` / `SKIP LOCKED` claims (the clock, the outbox).
+transaction and correctness comes from the game row's lock (`SELECT ... FOR UPDATE`, taken by every
+use case that changes a game, moves included), conditional `UPDATE ... WHERE version = :v` (the move
+path's guard) and `... RETURNING` / `SKIP LOCKED` claims (the clock, the outbox).
 
 SQLite: SQLAlchemy's documented pysqlite recipe. The driver's own transaction handling is switched
 off (`isolation_level = None` on connect) and the "begin" event emits `BEGIN IMMEDIATE` for a write

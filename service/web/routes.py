@@ -198,7 +198,7 @@ def _done_message(token: str, version: int) -> str | None:
 def move(token: str, slug: str):
     """A move link (`?d=<decision>`, issue 15.1; `?v=<version>` in mails of before): GET and HEAD
     show the move with a Confirm form, POST plays it."""
-    texts = moves.parse_slug(slug)
+    texts = moves.parse_slug(slug)  # the URL read once, here
     if request.method == "POST":
         return _play(token, slug, texts)
     decision = request.args.get("d") or None
@@ -209,7 +209,7 @@ def move(token: str, slug: str):
         seat, game = lookups.seat_by_token(s, token)
         g = lookups.load_engine_game(game) if game.state is not None else None
         if g is not None:
-            texts = moves.parse_slug(slug, g)
+            texts = [str(m) for m in moves.parse_moves(g, texts)]  # canonical, in the variant's grammar
         reason = moves.stale_reason(s, game, seat, texts, version, decision=decision, g=g)
         view = None if reason else lookups.view_for(s, game, seat.seat)
     if reason:
@@ -236,20 +236,14 @@ def _play(token: str, slug: str, texts: list[str]):
     if not tokens.check_move_form_token(token, slug, decision if decision is not None else version,
                                         form.get("csrf_token")):
         raise CSRFError("move form token missing or wrong")
-    form_game, form_seat = form.get("game"), form.get("seat", type=db_int)
-    for attempt in range(3):
-        try:
-            with transaction(write=True) as s:
-                played = moves.play(s, token, slug, version, decision=decision, form_game=form_game,
-                                       form_seat=form_seat)
-            break
-        except Conflict as exc:
-            # somebody else moved at the same moment (PostgreSQL): a link bound to a decision may
-            # still be good (another seat's opening reveal spoils nothing): try again
-            if decision is not None and exc.context.get("race") and attempt < 2:
-                continue
-            _acted_anyway(token)
-            return _seat_page(token, message=exc.message, status=409)
+    try:  # the game row is locked for the move: another seat's move at the same moment waits or goes first
+        with transaction(write=True) as s:
+            played = moves.play(s, token, texts, version, decision=decision, form_game=form.get("game"),
+                                form_seat=form.get("seat", type=db_int),
+                                via="board" if form.get("via") == "board" else "link")
+    except Conflict as exc:
+        _acted_anyway(token)
+        return _seat_page(token, message=exc.message, status=409)
     return _see_other(f"{seat_path(token)}?done={played.game.version}")
 
 

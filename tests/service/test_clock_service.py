@@ -13,11 +13,11 @@ from datetime import timedelta
 import pytest
 from sqlmodel import select
 
+import engine
 from service.clock.seats import play_now, set_seat_settings
 from service.clock.tick import create_tables, tick
 from service.clock.zones import defer_quiet, next_local_time
 from service.play import clock_service, timeouts
-from service.render.links import slug_for
 from service.store.clock_models import Deadline, SeatClock, utcnow
 
 
@@ -105,7 +105,8 @@ def test_timeouts_play_through_the_move_use_case(app):
         g = lookups.load_engine_game(game)
         owed = {p.seat for p in g.pending()}
         if 1 in owed:
-            move_path.play(s, tokens[1], slug_for(timeouts.bot_decision(g, 1)), game.version)
+            first = str(engine.bot_move(g, 1, timeouts.BOT))
+            move_path.play(s, tokens[1], [first] if first != "take" else [first, "swap A1"], game.version)
         else:
             clock_service.player_acted(s, game, lookups.seats_of(s, game_id)[1])
     bo = q(app, select(SeatClock).where(SeatClock.game_id == game_id, SeatClock.seat == 1))[0]
@@ -171,7 +172,7 @@ def test_the_computer_stops_when_the_game_keeps_coming_back_to_one_position(app)
     def play(seat: int, moves: list[str]) -> None:
         _g, version = state()
         with app.app_context(), db.transaction(write=True) as s:
-            move_path.play(s, tokens[seat], slug_for(moves), version)
+            move_path.play(s, tokens[seat], moves, version)
 
     for cell in ("A1", "B1"):  # the opening: two reveals each
         for seat in (0, 1):

@@ -323,9 +323,9 @@ def test_a_computer_caught_in_a_repeating_position_plays_a_random_move(app, monk
     player, a computer seat has no player to wait for, so it plays a random legal move instead."""
     gid, _tokens = create(app, [("", "", "normal")])
     used = []
-    real_turn = computer.turn_of
+    real_turn = moves.bot_turn
     monkeypatch.setattr(computer.engine, "times_seen", lambda g: computer.CIRCLE_LIMIT)
-    monkeypatch.setattr(computer, "turn_of", lambda g, seat, bot: used.append(bot) or real_turn(g, seat, bot))
+    monkeypatch.setattr(moves, "bot_turn", lambda g, seat, bot, **kw: used.append(bot) or real_turn(g, seat, bot, **kw))
     sweep(app)
     assert used and set(used) == {"random"}
     assert {p.seat for p in engine_game(app, gid).pending()} == {0}
@@ -364,7 +364,7 @@ def test_a_computer_tied_for_the_start_reveals_its_extra_card_on_the_clock(app, 
     names = [c["cell"] for c in engine.view(g, 0)["players"][0]["grid"]]
     for c in pair:
         with app.app_context(), db.transaction(write=True) as s:
-            moves.play(s, token, f"reveal-{names[c].lower()}", h.game_state(app, gid)[0])
+            moves.play(s, token, [f"reveal {names[c]}"], h.game_state(app, gid)[0])
     g = engine_game(app, gid)
     tied = {p.seat for p in g.pending()}
     assert 0 in tied and leader in tied, g.pending()  # the tie: both owe one more card

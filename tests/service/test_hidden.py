@@ -15,7 +15,7 @@ import re
 import engine
 from engine.game import DOWN
 from service.play import games, moves
-from service.render.links import move_path, slug_for, watch_path
+from service.render.links import move_path, slug_for, texts_of_slug, watch_path
 from service.render.text import text_board
 from service.store import db
 from tests.service import helpers as h
@@ -121,7 +121,7 @@ def test_no_hidden_value_in_pages_or_mails(tmp_path):
             page = client.get(move_path(created.tokens[p.seat], slug, version)).text
             check(page, g, p.seat, "confirm page")
             with app.app_context(), db.transaction(write=True) as s:
-                moves.play(s, created.tokens[p.seat], slug, version)
+                moves.play(s, created.tokens[p.seat], texts_of_slug(slug), version)
         assert status == "finished"
     assert checked > 300
     assert teeth > checked / 4, "the check had no teeth: too few hidden-only values"

@@ -24,7 +24,6 @@ from service.mail import subjects
 from service.play import games, lookups, notify, timeouts
 from service.play import moves as move_path
 from service.render.cards import card_text
-from service.render.links import slug_for
 from service.render.sheet import score_chart
 from service.store import db
 from service.store.models import GameRow
@@ -183,7 +182,7 @@ def _play(app, gid: str, tokens: dict[int, str], moves: list[tuple[int, str]]) -
     for seat, move in moves:
         version = h.game_state(app, gid)[0]
         with app.app_context(), db.transaction(write=True) as s:
-            move_path.play(s, tokens[seat], slug_for([move]), version)
+            move_path.play(s, tokens[seat], [move], version)
 
 
 def _round_end_block(html: str) -> str:
@@ -339,7 +338,7 @@ def test_reply_box_examples_use_the_seats_own_face_down_cells_and_parse(app, cli
             continue
         with app.app_context(), db.transaction(write=True) as s:
             token = h_token(app, game.id, p.seat)
-            move_path.play(s, token, slug_for([move]), version)
+            move_path.play(s, token, [move], version)
     assert checked["reveal"] >= 3 and checked["turn"] >= 3, checked
 
 

@@ -51,10 +51,14 @@ def state_of(app, game_id: str) -> dict:
         }
 
 
-def opening_slug(seat: int) -> str:
+def opening_texts(seat: int) -> list[str]:
     """The seat's first reveal in the game dealt from SEED (the deal is known, as in the bench)."""
     g = engine.new_game(["Ann", "Bo"], seed=SEED)
-    return slug_for([str(sorted(g.legal_moves(seat), key=str)[0])])
+    return [str(sorted(g.legal_moves(seat), key=str)[0])]
+
+
+def opening_slug(seat: int) -> str:
+    return slug_for(opening_texts(seat))
 
 
 def _post_move(app, token: str, slug: str, version: int, game_id: str, seat: int):
@@ -72,11 +76,11 @@ def test_confirm_post_goes_through_the_one_path(app, monkeypatch):
     play_id, play_tokens = start(app, SEED)
     seen = []
     real = moves.decide
-    monkeypatch.setattr(moves, "decide", lambda *a, **k: seen.append(a[3]) or real(*a, **k))
+    monkeypatch.setattr(moves, "decide", lambda *a, **k: seen.append(k["expected_version"]) or real(*a, **k))
     r = _post_move(app, post_tokens[0], opening_slug(0), 0, post_id, 0)
     assert r.status_code == 303 and seen == [0]
     with app.app_context(), db.transaction(write=True) as s:
-        moves.play(s, play_tokens[0], opening_slug(0), 0, form_game=play_id, form_seat=0)
+        moves.play(s, play_tokens[0], opening_texts(0), 0, form_game=play_id, form_seat=0)
     posted = state_of(app, post_id)
     assert posted["version"] == 1 and posted["moves"] and posted["mails"]
     assert posted == state_of(app, play_id)
@@ -94,16 +98,16 @@ def test_a_plan_writes_what_a_link_writes_for_take_and_swap(app):
         g.play(p.seat, text)
     turn = g.pending()[0]
     texts = ["take", "swap A1"]
-    slug, version = slug_for(texts), g.version
+    version = g.version
     games = [start(app, SEED), start(app, SEED)]
     with app.app_context():
         for game_id, seat_tokens in games:
             for seat, text, v in opening:
                 with db.transaction(write=True) as s:
-                    moves.play(s, seat_tokens[seat], slug_for([text]), v, form_game=game_id, form_seat=seat)
+                    moves.play(s, seat_tokens[seat], [text], v, form_game=game_id, form_seat=seat)
         (link_id, link_tokens), (plan_id, plan_tokens) = games
         with db.transaction(write=True) as s:
-            played = moves.play(s, link_tokens[turn.seat], slug, version, form_game=link_id, form_seat=turn.seat)
+            played = moves.play(s, link_tokens[turn.seat], texts, version, form_game=link_id, form_seat=turn.seat)
         assert played.moves == texts
         with db.transaction(write=True) as s:
             planned = moves.play_plan(s, plan_tokens[turn.seat], "take swap A1", version, form_game=plan_id,
@@ -126,30 +130,33 @@ def test_token_rotated_before_the_post_writes_nothing(app):
 
 
 # PostgreSQL only: there another transaction can commit between this one's read and its UPDATE (READ
-# COMMITTED). On SQLite `BEGIN IMMEDIATE` holds the database from the read on, so no other writer
-# gets in (tests/service/test_db.py shows the second writer waiting).
+# COMMITTED) when the read did not lock the game row. On SQLite `BEGIN IMMEDIATE` holds the database
+# from the read on, so no other writer gets in (tests/service/test_db.py shows the second writer waiting).
 @pytest.mark.parametrize("db_url", [pytest.param("postgres", marks=pytest.mark.postgres)], indirect=True)
-def test_game_moved_on_between_read_and_write_writes_nothing(app, monkeypatch):
-    """Another seat's move commits after this decision read the game and before its UPDATE: the
-    UPDATE (conditional on the version) finds no row, nothing of this decision is written, and the
-    player is told; the link itself is still good (the opening: both seats decide at once)."""
+def test_the_version_guard_writes_nothing_for_a_game_read_without_its_lock(app, monkeypatch):
+    """Every entry locks the game row before it reads the game (issue 34.1), so decisions of
+    several seats are applied one after the other. The conditional UPDATE stays as a guard: a
+    decision made on a game read without the lock, when another seat's move commits before its
+    UPDATE, writes nothing and says so; the link itself is still good (the opening: both seats
+    decide at once)."""
     game_id, seat_tokens = start(app)
-    slug0, slug1 = opening_slug(0), opening_slug(1)
     real = moves._write
 
     def other_seat_first(s, game, *args, **kw):
         if game.version == 0 and not getattr(other_seat_first, "done", False):
             other_seat_first.done = True
             with db.transaction(write=True, app=app) as other:
-                moves.play(other, seat_tokens[1], slug1, 0)
+                moves.play(other, seat_tokens[1], opening_texts(1), 0)
         return real(s, game, *args, **kw)
 
     monkeypatch.setattr(moves, "_write", other_seat_first)
     with app.app_context():
         with db.transaction(write=True) as s:
-            seat, game = lookups.seat_by_token(s, seat_tokens[0])
+            seat, game = lookups.seat_by_token(s, seat_tokens[0])  # read without the lock
+            g = lookups.load_engine_game(game)
+            turn = moves.Turn(moves=moves.parse_moves(g, opening_texts(0)))
             with pytest.raises(Conflict, match="at the same moment"):
-                moves.play(s, seat_tokens[0], slug0, 0, form_game=game_id, form_seat=0)
+                moves.decide(s, game, seat, turn, via="link", g=g, expected_version=0)
             # the session's game is the one in the database, not what the refused move meant to write
             # (a reply mail's answer is written from it in the same transaction)
             committed = state_of(app, game_id)
@@ -158,7 +165,7 @@ def test_game_moved_on_between_read_and_write_writes_nothing(app, monkeypatch):
         assert after["version"] == 1 and [m[1] for m in after["moves"]] == [1]
         monkeypatch.setattr(moves, "_write", real)
         with db.transaction(write=True) as s:  # what the player does then: Ann's link is still good
-            played = moves.play(s, seat_tokens[0], slug0, 0, form_game=game_id, form_seat=0)
+            played = moves.play(s, seat_tokens[0], opening_texts(0), 0, form_game=game_id, form_seat=0)
     assert played.game.version == 2
 
 
