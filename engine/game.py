@@ -127,6 +127,11 @@ class Game(Scoring):
         data's lists (for a caller that owns `data`, just decoded, and does not use it again)."""
         return state.from_json(data, copy=copy)
 
+    def copy(self) -> Game:
+        """A deep copy of this game (hidden information included), e.g. to try moves on."""
+        copied: Game = state.copy_of(self)
+        return copied
+
     def record(self) -> dict[str, Any]:
         """The game record that replays this game (see engine.record)."""
         return record_of(self)

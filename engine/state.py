@@ -87,6 +87,21 @@ def from_json(data: dict[str, Any], *, copy: bool = True) -> Any:
     return game
 
 
+def copy_of(game: Any) -> Any:
+    """A deep copy of a whole game (its invariants held when it was loaded or last played): the saved
+    fields cloned, the derived ones set again, no check run. What a trial play on a copy needs
+    (engine.plans) without a round trip through the saved form."""
+    cls: Any = type(game)
+    new = cls.__new__(cls)
+    saved = saved_fields(cls)
+    fields = clone({name: getattr(game, name) for name, _how in saved})
+    for name, how in saved:
+        setattr(new, name, set(fields[name]) if how == "set" else fields[name])
+    new.n = game.n
+    new.link_seats()
+    return new
+
+
 def check_invariants(game: Any) -> None:
     """Raise StateError unless the state is consistent: every card of the deck exactly once (C1),
     face counters right, phase and turn sensible."""

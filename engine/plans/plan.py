@@ -158,7 +158,7 @@ def _play_step(game: Game, seat: int, i: int, move: Any, label: str = "") -> lis
 
 
 def _copy(game: Game) -> Game:
-    return type(game).from_json(game.to_json())
+    return game.copy()
 
 
 def _drawn_card(game: Game, seat: int) -> Any:
