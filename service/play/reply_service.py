@@ -30,7 +30,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, select
 
 from service.i18n import speaking
-from service.mail.replies import REPLY_LOCAL_PART, InboundReply, read_reply
+from service.mail.replies import MAX_REPLY_ADDRESSES, REPLY_LOCAL_PART, InboundReply, read_reply
 from service.play import notify, talk, usecases
 from service.play.reply_words import in_words_of
 from service.store import tokens
@@ -111,7 +111,7 @@ def _note(s: Session, key: str, game_id: str | None, seat: int | None, outcome: 
 
 
 def _find_seat(s: Session, tags: list[str]) -> tuple[SeatRow, GameRow, str] | None:
-    for tag in tags:
+    for tag in tags[:MAX_REPLY_ADDRESSES]:  # (read_reply reads no more: issue 34.3b)
         parts = tokens.split_reply_token(tag)
         if parts is None:
             continue
