@@ -123,8 +123,13 @@ def seat_token_from_address(addr: str, domain: str, local: str = REPLY_LOCAL_PAR
 MAX_ADDRESS_HEADER_CHARS = 8192  # one address header: a hundred addresses or so
 MAX_REPLY_ADDRESSES = 5
 _ADDRESS_HEADERS = ("Delivered-To", "X-Original-To", "Envelope-To", "To", "Cc")
-_CHECKED_HEADERS = frozenset(h.lower() for h in (*_ADDRESS_HEADERS, "From", "Sender", "Reply-To", "Bcc",
-                                                  "Return-Path", "Message-ID", "In-Reply-To"))
+# ... and every other header read through the stdlib's header classes (their parse of a long value
+# costs seconds too); References is read raw (`referenced_ids`)
+_CHECKED_HEADERS = frozenset(h.lower() for h in (
+    *_ADDRESS_HEADERS, "From", "Sender", "Reply-To", "Bcc", "Return-Path", "Message-ID", "Subject",
+    "Auto-Submitted", "Precedence", "List-Id", "List-Post", "X-Autoreply", "X-Autorespond", "X-Auto-Reply",
+    "Content-Type"))
+MAX_REFERENCES_CHARS = 16_384  # the newest ids of a References header (they stand at its end)
 _FOLD = re.compile(r"\r?\n(?=[ \t])")
 
 
@@ -177,10 +182,11 @@ def referenced_ids(msg: EmailMessage | Message | bytes) -> list[str]:
     """Message-IDs this mail answers (In-Reply-To first, then References, newest last), without <>.
     The service maps them to the turn mail (and so the game version) the reply was written to."""
     m = as_message(msg)
-    ids: dict[str, None] = {}  # (a set's cost: a long References header is read once, issue 34.3b)
-    for header in ("In-Reply-To", "References"):
-        for value in m.get_all(header) or []:
-            ids.update(dict.fromkeys(re.findall(r"<([^<>\s]+)>", str(value))))
+    ids: dict[str, None] = {}  # read raw, the end of a long References only, de-duplicated in a dict
+    raw = [(name.lower(), value) for name, value in m.raw_items()]  # (issue 34.3b)
+    for header in ("in-reply-to", "references"):
+        for value in (v for name, v in raw if name == header):
+            ids.update(dict.fromkeys(re.findall(r"<([^<>\s]+)>", value[-MAX_REFERENCES_CHARS:])))
     return list(ids)
 
 

@@ -34,6 +34,9 @@ log = logging.getLogger(__name__)
 MAX_COMMAND_LINES = 12
 MAX_LINE_CHARS = 300
 LANGUAGES = ["en", "de", "nl", "sv", "da", "fr", "es", "it", "pl", "cs"]
+# the library reads the start of a body only (its regular expressions cost ~0.1 s on 100,000
+# characters, issue 34.3); the commands it may cut stand far inside it
+LIBRARY_CHARS = 10_000
 
 
 @dataclass(frozen=True)
@@ -206,7 +209,7 @@ def extract_commands(msg: EmailMessage | Message | bytes) -> ReplyCommands:
     cmds, rest = _command_block(cut_reply(text))
     # The library may only cut more: its reading is used when it is a prefix of ours (e.g. it knows
     # a disclaimer or a header we don't), never when it reads other lines.
-    latest = _library_reply(text)
+    latest = _library_reply(text[:LIBRARY_CHARS])
     if cmds and latest and latest.strip():
         lib_cmds, _ = _command_block(cut_reply(latest))
         if lib_cmds and lib_cmds != cmds and cmds[: len(lib_cmds)] == lib_cmds:
