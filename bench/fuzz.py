@@ -174,8 +174,12 @@ class Fuzzer:
         links: list[str] = []
         for mail_id in self.mail_ids:
             raw = self.client.get(f"/dev/mail/{mail_id}/raw").data
-            text = email.message_from_bytes(raw, policy=email.policy.default).get_body(("plain",))
-            links += LINK_RE.findall(text.get_content() if text is not None else "")
+            mail = email.message_from_bytes(raw, policy=email.policy.default)
+            # both parts, as tests/service/helpers.links_of: the text part names the opening's
+            # cells with one board link (short text links), its move links are in the HTML part
+            for kind in ("plain", "html"):
+                part = mail.get_body((kind,))
+                links += LINK_RE.findall(part.get_content() if part is not None else "")
         return list(dict.fromkeys(link.replace("&amp;", "&").rstrip(".,") for link in links))
 
     def _start_a_game(self) -> None:

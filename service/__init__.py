@@ -97,6 +97,8 @@ def create_app(config: dict | None = None) -> Flask:
     if config:
         app.config.update(config)
     app.config["DEV"] = app.config.get("ENV_NAME") == "development"
+    if str(app.config.get("BASE_URL") or "").startswith("https://"):
+        app.config["SESSION_COOKIE_SECURE"] = True  # the session cookie (CSRF) travels over https only
     app.config.setdefault("DEV_MAILBOX", app.config["DEV"])
     if not app.config["DEV"]:
         _check_production(app.config)
@@ -164,4 +166,6 @@ def create_app(config: dict | None = None) -> Flask:
         from service.web.devmail import devmail_bp
 
         app.register_blueprint(devmail_bp)
+    for endpoint, view in list(app.view_functions.items()):  # a lost database connection: once more
+        app.view_functions[endpoint] = db.once_more_on_disconnect(view)
     return app

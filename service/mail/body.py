@@ -23,10 +23,42 @@ log = logging.getLogger(__name__)
 
 MAX_TEXT_CHARS = 100_000
 MAX_HTML_CHARS = 1_000_000
+# The MIME structure a mail may have before it is parsed at all (issue 34.3: 1,000 nested multipart
+# levels in 68 KB cost the stdlib parser seconds and end in a RecursionError): at most
+# MAX_CONTAINERS multipart or message parts (so also at most that deep) and MAX_PARTS boundary lines.
+# A reply (multipart/mixed > alternative > related > a few images, or a forwarded mail) has far fewer.
+MAX_CONTAINERS = 20
+MAX_PARTS = 200
+# Only a mail's first megabyte is parsed at all (the parse of 10 MB cost 0.34 s of CPU; issue 34.3):
+# the headers, and the reply's text, which precedes its attachments.
+MAX_PARSED_BYTES = 1_000_000
+_CONTAINER = re.compile(rb"(?im)^content-type:[ \t]*(?:\r?\n[ \t]+)*(?:multipart|message)/")
+_BOUNDARY = re.compile(rb'(?i)boundary\s*=\s*"?([^";\r\n]{1,200})')
+
+
+class MailTooComplex(ValueError):
+    """A mail whose MIME structure is over the limits (`mime_too_complex`): it is not parsed."""
+
+
+def mime_too_complex(raw: bytes) -> str | None:
+    """Why the mail's MIME structure is over the limits (read from the bytes with two regular
+    expressions, before any parsing), or None."""
+    containers = len(_CONTAINER.findall(raw))
+    if containers > MAX_CONTAINERS:
+        return f"{containers} multipart/message parts (at most {MAX_CONTAINERS})"
+    boundaries = set(_BOUNDARY.findall(raw))
+    if len(boundaries) > MAX_CONTAINERS:
+        return f"{len(boundaries)} MIME boundaries (at most {MAX_CONTAINERS})"
+    parts = sum(raw.count(b"\n--" + b) for b in boundaries)
+    if parts > MAX_PARTS:
+        return f"{parts} MIME boundary lines (at most {MAX_PARTS})"
+    return None
 
 
 def as_message(msg: EmailMessage | Message | bytes | str) -> EmailMessage:
-    """Any form of a mail -> EmailMessage with the modern policy."""
+    """Any form of a mail -> EmailMessage with the modern policy: of bytes, the first
+    MAX_PARSED_BYTES. Raises MailTooComplex for bytes over the MIME limits (see
+    `mime_too_complex`), without parsing them."""
     if isinstance(msg, EmailMessage):
         return msg
     if isinstance(msg, Message):
@@ -35,7 +67,11 @@ def as_message(msg: EmailMessage | Message | bytes | str) -> EmailMessage:
         msg = msg.encode("utf-8", "surrogateescape")
     if not isinstance(msg, bytes | bytearray):
         raise TypeError("a mail must be bytes or an email.message.Message")
-    return email.message_from_bytes(bytes(msg), policy=email.policy.default)  # type: ignore[return-value]
+    data = bytes(msg[:MAX_PARSED_BYTES])
+    why = mime_too_complex(data)
+    if why is not None:
+        raise MailTooComplex(why)
+    return email.message_from_bytes(data, policy=email.policy.default)  # type: ignore[return-value]
 
 
 def _part_text(part: Message) -> str:

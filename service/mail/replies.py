@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from email.message import EmailMessage, Message
 from email.utils import getaddresses, parseaddr
 
-from service.mail.body import as_message
+from service.mail.body import MailTooComplex, as_message
 from service.mail.reply_text import ReplyCommands, extract_commands
 
 log = logging.getLogger(__name__)
@@ -117,15 +117,43 @@ def seat_token_from_address(addr: str, domain: str, local: str = REPLY_LOCAL_PAR
     return parsed[0] if parsed else None
 
 
+# Address headers are read raw, never through the stdlib's structured header parser, and only up to
+# these sizes (issue 34.3b: a To of 20,000 made-up reply addresses, 1.16 MB, cost 25 s of CPU): a mail
+# with a longer one is not read at all; of the reply addresses found, the first few are looked up.
+MAX_ADDRESS_HEADER_CHARS = 8192  # one address header: a hundred addresses or so
+MAX_REPLY_ADDRESSES = 5
+_ADDRESS_HEADERS = ("Delivered-To", "X-Original-To", "Envelope-To", "To", "Cc")
+# ... and every other header read through the stdlib's header classes (their parse of a long value
+# costs seconds too); References is read raw (`referenced_ids`)
+_CHECKED_HEADERS = frozenset(h.lower() for h in (
+    *_ADDRESS_HEADERS, "From", "Sender", "Reply-To", "Bcc", "Return-Path", "Message-ID", "Subject",
+    "Auto-Submitted", "Precedence", "List-Id", "List-Post", "X-Autoreply", "X-Autorespond", "X-Auto-Reply",
+    "Content-Type"))
+MAX_REFERENCES_CHARS = 16_384  # the newest ids of a References header (they stand at its end)
+_FOLD = re.compile(r"\r?\n(?=[ \t])")
+
+
+def _oversized_header(m: EmailMessage) -> str | None:
+    """The first address (or id) header longer than MAX_ADDRESS_HEADER_CHARS, named, or None."""
+    for name, value in m.raw_items():
+        if name.lower() in _CHECKED_HEADERS and len(value) > MAX_ADDRESS_HEADER_CHARS:
+            return f"{name} header of {len(value)} characters (at most {MAX_ADDRESS_HEADER_CHARS})"
+    return None
+
+
 def _reply_addresses(m: EmailMessage, domain: str, local: str) -> list[tuple[str, int | None]]:
-    found: list[tuple[str, int | None]] = []
-    for header in ("Delivered-To", "X-Original-To", "Envelope-To", "To", "Cc"):
-        values = [str(v) for v in m.get_all(header) or []]
+    """The first MAX_REPLY_ADDRESSES distinct reply addresses, envelope headers first."""
+    found: dict[tuple[str, int | None], None] = {}
+    raw = [(name.lower(), _FOLD.sub("", value)) for name, value in m.raw_items()]
+    for header in _ADDRESS_HEADERS:
+        values = [value for name, value in raw if name == header.lower()]
         for _, a in getaddresses(values):
             parsed = parse_reply_address(a, domain, local)
-            if parsed and parsed not in found:
-                found.append(parsed)
-    return found
+            if parsed:
+                found.setdefault(parsed)
+                if len(found) >= MAX_REPLY_ADDRESSES:
+                    return list(found)
+    return list(found)
 
 
 def seat_tokens(msg: EmailMessage | Message | bytes, domain: str, local: str = REPLY_LOCAL_PART) -> list[str]:
@@ -154,13 +182,12 @@ def referenced_ids(msg: EmailMessage | Message | bytes) -> list[str]:
     """Message-IDs this mail answers (In-Reply-To first, then References, newest last), without <>.
     The service maps them to the turn mail (and so the game version) the reply was written to."""
     m = as_message(msg)
-    ids: list[str] = []
-    for header in ("In-Reply-To", "References"):
-        for value in m.get_all(header) or []:
-            for mid in re.findall(r"<([^<>\s]+)>", str(value)):
-                if mid not in ids:
-                    ids.append(mid)
-    return ids
+    ids: dict[str, None] = {}  # read raw, the end of a long References only, de-duplicated in a dict
+    raw = [(name.lower(), value) for name, value in m.raw_items()]  # (issue 34.3b)
+    for header in ("in-reply-to", "references"):
+        for value in (v for name, v in raw if name == header):
+            ids.update(dict.fromkeys(re.findall(r"<([^<>\s]+)>", value[-MAX_REFERENCES_CHARS:])))
+    return list(ids)
 
 
 @dataclass(frozen=True)
@@ -188,6 +215,9 @@ def read_reply(
     a seat address, and only its start (service.mail.body), so a huge mail costs little (issue 20.5)."""
     try:
         m = as_message(raw)
+        oversized = _oversized_header(m)
+        if oversized is not None:
+            raise MailTooComplex(oversized)
         ignore = classify(m, our_addresses)
         addresses = _reply_addresses(m, domain, local)
         tokens = list(dict.fromkeys(t for t, _ in addresses))
@@ -204,11 +234,12 @@ def read_reply(
             referenced_ids(m),
         )
     except Exception as e:  # noqa: BLE001 - a mail we cannot read is ignored, not a crash
-        log.info("unreadable inbound mail", exc_info=True)
+        too_complex = isinstance(e, MailTooComplex)  # not parsed at all (issue 34.3)
+        log.info("unreadable inbound mail", exc_info=not too_complex)
         data = raw if isinstance(raw, bytes) else b""
         return InboundReply(
             "sha256:" + hashlib.sha256(data).hexdigest(),
-            f"unreadable: {type(e).__name__}",
+            f"too complex: {e}" if too_complex else f"unreadable: {type(e).__name__}",
             [],
             None,
             ReplyCommands(),

@@ -5,8 +5,10 @@ below) the quoted turn mail. No Flask, no database; never raises on odd mail.
    quotes; decoded, CRLF and format=flowed undone);
 2. the kept library `mail-parser-reply` (many languages) cuts the latest reply from the thread;
 3. our own strict rules cut again, line by line: quoted lines (`>`), reply headers in the languages
-   our players write ("On … wrote:", "Am … schrieb …:", "Op … schreef …:", "Den … skrev …:",
-   French/Spanish/Italian/Polish/Czech/Danish/Finnish), Outlook "From:/Sent:" blocks, banners such as
+   our players write ("On … wrote:", "Am … schrieb …:", "Op … schreef …:" / "… het volgende
+   geschreven:", "Den … skrev …:", Afrikaans "Op … het … geskryf:",
+   French/Spanish/Italian/Polish/Czech/Danish/Finnish), Outlook "From:/Sent:" blocks (also "Van:/
+   Vanaf:/Gestuur:", "Från:/Skickat:", "Von:/Gesendet:"), banners such as
    "-----Original Message-----" and forwarded-message headers, a `--` line, `__` rules and "Sent from
    my …" lines. A reply that starts with a reply header and a quote (bottom-posting) is read below
    the quote; one whose header is not followed by a quote is read as empty (never our own text).
@@ -32,6 +34,9 @@ log = logging.getLogger(__name__)
 MAX_COMMAND_LINES = 12
 MAX_LINE_CHARS = 300
 LANGUAGES = ["en", "de", "nl", "sv", "da", "fr", "es", "it", "pl", "cs"]
+# the library reads the start of a body only (its regular expressions cost ~0.1 s on 100,000
+# characters, issue 34.3); the commands it may cut stand far inside it
+LIBRARY_CHARS = 10_000
 
 
 @dataclass(frozen=True)
@@ -54,23 +59,24 @@ class ReplyCommands:
 
 # ------------------------------------------------------------------------------ cutting the reply
 _WROTE = (
-    r"wrote|schrieb|schreef|skrev|a [ée]crit|escribi[óo]|ha scritto|napisa[łl](?:\(a\))?|"
+    r"wrote|schrieb|schreef|geschreven|geskryf|skrev|a [ée]crit|escribi[óo]|ha scritto|napisa[łl](?:\(a\))?|"
     r"napsal(?:\(a\))?|kirjoitti|sent|escreveu"
 )
 _HEADER_START = re.compile(r"^\s*(?:on|am|op|den|le|el|il|w dniu|dne|p[aå]|em)\s", re.IGNORECASE)
 _HEADER_END = re.compile(r"\b(?:" + _WROTE + r")\b[^\n]{0,200}:\s*$", re.IGNORECASE)
 _WROTE_LINE = re.compile(
-    r"^.{0,300}\b(?:wrote|schrieb|schreef|skrev|a [ée]crit|escribi[óo]|ha scritto)\b[^\n]{0,200}:\s*$",
+    r"^.{0,300}\b(?:wrote|schrieb|schreef|geschreven|geskryf|skrev|a [ée]crit|escribi[óo]|ha scritto)\b[^\n]{0,200}:\s*$",
     re.IGNORECASE,
 )
 _FIELD = re.compile(
-    r"^\s*\**\s*(from|fr[åa]n|von|van|de|da|od|fra|l[äa]hett[äa]j[äa]|sent|skickat|gesendet|verzonden|envoy[ée]|"
+    r"^\s*\**\s*(from|fr[åa]n|von|vanaf|van|de|da|od|fra|l[äa]hett[äa]j[äa]|sent|skickat|gesendet|verzonden|"
+    r"gestuur|envoy[ée]|"
     r"inviato|enviado|date|datum|to|till|an|aan|[àa]|a|para|cc|subject|[äa]mne|betreff|onderwerp|objet|oggetto|"
     r"asunto|emne|verstuurd|sendt|l[äa]hetetty)\s*:\**\s*(.*)$",
     re.IGNORECASE,
 )
 _FROM_FIELD = re.compile(
-    r"^\s*\**\s*(from|fr[åa]n|von|van|de|da|od|fra|l[äa]hett[äa]j[äa])\s*:", re.IGNORECASE
+    r"^\s*\**\s*(from|fr[åa]n|von|vanaf|van|de|da|od|fra|l[äa]hett[äa]j[äa])\s*:", re.IGNORECASE
 )
 _BANNER = re.compile(
     r"^\s*(?:-{2,}|_{2,}|={2,}|\*{2,})\s*[^-_=*]{3,80}?\s*(?:-{2,}|_{2,}|={2,}|\*{2,})\s*$|"
@@ -82,7 +88,7 @@ _BANNER = re.compile(
 _SIG = re.compile(r"^\s*(?:--|-- |—|–|_{3,}|-{5,})\s*$")
 _MOBILE = re.compile(
     r"^\s*(?:sent from|sent with|sent via|get outlook for|skickat fr[åa]n|von meinem|gesendet von|"
-    r"verstuurd (?:vanaf|met)|envoy[ée] (?:de|depuis)|inviato da|enviado desde|wys[łl]ane z)\b",
+    r"verstuurd (?:vanaf|met)|verzonden (?:vanaf|met)|gestuur (?:vanaf|met)|envoy[ée] (?:de|depuis)|inviato da|enviado desde|wys[łl]ane z)\b",
     re.IGNORECASE,
 )
 _CONTINUATION = re.compile(r"^\s*(?:if|else|otherwise|elif|when|then|and)\b", re.IGNORECASE)
@@ -203,7 +209,7 @@ def extract_commands(msg: EmailMessage | Message | bytes) -> ReplyCommands:
     cmds, rest = _command_block(cut_reply(text))
     # The library may only cut more: its reading is used when it is a prefix of ours (e.g. it knows
     # a disclaimer or a header we don't), never when it reads other lines.
-    latest = _library_reply(text)
+    latest = _library_reply(text[:LIBRARY_CHARS])
     if cmds and latest and latest.strip():
         lib_cmds, _ = _command_block(cut_reply(latest))
         if lib_cmds and lib_cmds != cmds and cmds[: len(lib_cmds)] == lib_cmds:

@@ -14,6 +14,8 @@ is "off"), is accepted at once, and is never shown as a person the game waits fo
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from flask_babel import gettext as _
 from sqlmodel import Session
 
@@ -38,17 +40,18 @@ def level_label(level: str) -> str:
     return {"easy": _("easy"), "normal": _("normal"), "strong": _("strong")}.get(level, level)
 
 
-def computer_name(base: str, level: str, taken: set[str]) -> str:
+def computer_name(base: str, level: str, taken: set[str], key: Callable[[str], str] = str.casefold) -> str:
     """The seat's name: `base` (the host's name for it, else "Computer") with the level,
     "Computer (strong)", numbered when another player has that name already ("Computer 2 (strong)").
-    `taken`: the other names, case-folded. A name that carries its level already keeps it (a rematch)."""
+    `taken`: the other names, as `key` gives them (case-folded by default). A name that carries its
+    level already keeps it (a rematch)."""
     suffix = f" ({level_label(level)})"
     base = (base or "").strip() or _("Computer")
     if base.endswith(suffix):
         base = base[: -len(suffix)].strip() or _("Computer")
     base = base[: NAME_MAX - len(suffix) - 3]
     name, n = base + suffix, 1
-    while name.casefold() in taken:
+    while key(name) in taken:
         n += 1
         name = f"{base} {n}{suffix}"
     return name

@@ -16,7 +16,7 @@ from service.clock.deadlines import ClockError, ClockSettings
 from service.clock.zones import valid_zone
 from service.i18n import speaking
 from service.mail import compose as mails
-from service.play import blocklist, clock_service, notify, talk
+from service.play import blocklist, clock_service, names, notify, talk
 from service.play.computer import LEVELS, computer_name
 from service.play.errors import Conflict, Forbidden, Invalid, NotFound
 from service.play.lookups import seat_by_token, seats_of
@@ -52,22 +52,28 @@ plays the seat at that level (easy | normal | strong; its email is ignored, its 
 
 
 def _everyone(host_name: str, host_email: str, players: list[Invitee]) -> list[tuple[str, str, str | None]]:
-    """(name, email, computer level or None) of every seat, host first; computer seats named."""
-    everyone = [(host_name.strip(), host_email.strip(), None)]
+    """(name, email, computer level or None) of every seat, host first; computer seats named. A name
+    with an invisible character, or one that looks like another seat's, is refused (`names`)."""
+    everyone = [(host_name, host_email.strip(), None)]
     for p in players:
         name, email, level = (p[0], p[1], p[2] if len(p) > 2 else None)
         if level is not None and level not in LEVELS:
             raise Invalid(_("Unknown computer level."))
-        everyone.append(((name or "").strip(), "" if level else (email or "").strip(), level))
+        everyone.append((name or "", "" if level else (email or "").strip(), level))
     if not MIN_PLAYERS <= len(everyone) <= MAX_PLAYERS:
         raise Invalid(_("A game needs 2 to 8 players."))
-    taken = {n.casefold() for n, _e, level in everyone if level is None}
+    if any(names.has_invisible(name) for name, _e, _level in everyone):
+        raise Invalid(_("Use letters, digits and punctuation only."))
+    everyone = [(names.normal_name(name), email, level) for name, email, level in everyone]
+    taken = {names.skeleton(n) for n, _e, level in everyone if level is None}
     named = []
     for name, email, level in everyone:
         if level is not None:
-            name = computer_name(name, level, taken)
-            taken.add(name.casefold())
+            name = computer_name(name, level, taken, names.skeleton)
+            taken.add(names.skeleton(name))
         named.append((name, email, level))
+    if names.lookalike_pairs([name for name, _e, _level in named]):
+        raise Invalid(_("Every player needs a different name."))
     return named
 
 

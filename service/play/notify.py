@@ -86,8 +86,13 @@ def decision_or_nothing(s, game: GameRow, seat: SeatRow, g: engine.Game, *, firs
 
 def still_owed(s, game_id: str, seat: int | None, decision: str) -> bool:
     """Does `seat` of game `game_id` still owe `decision` (engine `Game.decision_id`)? The outbox's
-    question before it sends a held turn mail (`create_app` hands it to `mail.delivery`)."""
+    question before it sends a held turn mail (`create_app` hands it to `mail.delivery`). The seat's
+    mail preference at send time decides too (issue 34.2): a seat that turned its mails to `off` (or
+    unsubscribed) or to `digest` while the mail was held owes no turn mail any more."""
     if seat is None:
+        return False
+    pref = s.execute(select(SeatRow.mail_pref).where(SeatRow.game_id == game_id, SeatRow.seat == seat)).scalar()
+    if pref in {"off", "digest"}:
         return False
     state, status = s.execute(select(GameRow.state, GameRow.status).where(GameRow.id == game_id)).first() or (
         None, None)

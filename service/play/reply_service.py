@@ -38,7 +38,7 @@ from sqlmodel import Session, select
 from service.i18n import speaking
 from service.mail import bounces as verp
 from service.mail.body import as_message
-from service.mail.replies import REPLY_LOCAL_PART, InboundReply, message_key, read_reply
+from service.mail.replies import MAX_REPLY_ADDRESSES, REPLY_LOCAL_PART, InboundReply, message_key, read_reply
 from service.play import bounces, lookups, moves, notify, talk
 from service.play.errors import Conflict, UseCaseError
 from service.play.lookups import load_engine_game, lock_game
@@ -164,7 +164,7 @@ def _note(s: Session, key: str, game_id: str | None, seat: int | None, outcome: 
 
 
 def _find_seat(s: Session, tags: list[str]) -> tuple[SeatRow, GameRow, str] | None:
-    for tag in tags:
+    for tag in tags[:MAX_REPLY_ADDRESSES]:  # (read_reply reads no more: issue 34.3b)
         parts = tokens.split_reply_token(tag)
         if parts is None:
             continue

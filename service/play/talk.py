@@ -33,20 +33,20 @@ from service.mail import compose as mails
 from service.mail.reply_text import ReplyCommands
 from service.play.errors import Forbidden, Invalid, NotFound
 from service.play.lookups import load_engine_game, lock_game, log_by_move, seat_by_token, seats_of
+from service.play.names import clean_talk
 from service.render.talk import timeline
 from service.store.models import MAX_MESSAGE_CHARS, GameRow, MessageRow, SeatRow, utcnow
 from service.words.reply_words import to_english
 
 RATE_PER_HOUR = 20
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
 _CELL = re.compile(r"\b[A-Za-z][0-9]{1,2}\b")
 
 
 def clean(text: str) -> str:
-    """The text as it is stored: line breaks unified, control and direction characters removed,
-    surrounding blank space stripped. Plain text: nothing is interpreted."""
-    text = (text or "").replace("\r\n", "\n").replace("\r", "\n").replace("\t", " ")
-    return _CONTROL.sub("", text).strip()
+    """The text as it is stored: line breaks unified, control, direction and other invisible
+    characters removed (`names.clean_talk`), surrounding blank space stripped. Plain text: nothing
+    is interpreted."""
+    return clean_talk(text)
 
 
 def _post(s: Session, game: GameRow, seat: SeatRow, text: str) -> MessageRow:

@@ -12,19 +12,31 @@ off (`isolation_level = None` on connect) and the "begin" event emits `BEGIN IMM
 transaction (`BEGIN` for a read); `PRAGMA busy_timeout` makes a waiting writer retry instead of
 failing. `session_scope(engine, write=True)` is the same transaction for code outside Flask (the
 clock's worker, tests, benchmarks).
+
+A lost database connection (a failover, a terminated backend; issue 34.4c) shows no error page: the
+pool pings a connection before it lends it (`pool_pre_ping`), so one that died between requests is
+replaced, and `once_more_on_disconnect` (around every view, `create_app`) runs a request whose
+connection died during it once more: its transaction was rolled back, and every state change is
+exactly once by itself (version- or decision-bound UPDATEs, unique keys), so the second run does
+what the first would have done, or says it was done already.
 """
 
 from __future__ import annotations
 
 import contextvars
-from collections.abc import Iterator
+import functools
+import logging
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 import orjson
 from flask import current_app
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, SQLModel
+
+log = logging.getLogger(__name__)
 
 _immediate: contextvars.ContextVar[bool] = contextvars.ContextVar("skyjo_immediate", default=False)
 
@@ -89,6 +101,23 @@ def session_scope(engine: Engine, write: bool = False) -> Iterator[Session]:
 def transaction(write: bool = False, app=None):
     """`session_scope` on the app's engine (the current app's by default)."""
     return session_scope(get_engine(app), write)
+
+
+def once_more_on_disconnect(view: Callable) -> Callable:
+    """`view`, run once more when the database connection it used was lost (see the module
+    docstring); any other error, and a second loss, propagate."""
+
+    @functools.wraps(view)
+    def run(*args, **kwargs):
+        try:
+            return view(*args, **kwargs)
+        except DBAPIError as exc:
+            if not exc.connection_invalidated:
+                raise
+            log.warning("database connection lost (%s): the request runs once more", type(exc.orig).__name__)
+            return view(*args, **kwargs)
+
+    return run
 
 
 def create_all(app=None) -> None:

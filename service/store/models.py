@@ -9,7 +9,8 @@ from datetime import UTC, datetime
 from sqlalchemy import JSON, Column, Integer, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
-from service.store import naming  # noqa: E402,F401  (sets the naming convention before any table)
+# (importing naming sets the naming convention before any table)
+from service.store.naming import NULLABLE_JSON
 
 
 def utcnow() -> datetime:
@@ -30,9 +31,9 @@ class GameRow(SQLModel, table=True):
     reminder_hours: list = Field(default_factory=lambda: [24, 4], sa_type=JSON)  # before the deadline
     timeout_policy: str = Field(default="bot", max_length=8)  # bot | wait
     title: str = Field(default="", max_length=400)
-    state: dict | None = Field(default=None, sa_type=JSON)
+    state: dict | None = Field(default=None, sa_type=NULLABLE_JSON)
     version: int = Field(default=0, sa_column=Column(Integer, nullable=False, default=0))
-    record: dict | None = Field(default=None, sa_type=JSON)  # engine record at the deal (moves empty)
+    record: dict | None = Field(default=None, sa_type=NULLABLE_JSON)  # engine record at the deal (moves empty)
     setup: dict = Field(default_factory=dict, sa_type=JSON)  # seed/deals for the deal (hidden)
     spectator_salt: str = Field(max_length=64)
     rematch_of: str | None = Field(default=None, max_length=24)
@@ -93,7 +94,7 @@ class MoveRow(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow)
     # the public events of the decision (on its last step's row): the game's event log lives here,
     # not in the saved state, which so stays about as small in a long game as in a new one
-    events: list | None = Field(default=None, sa_type=JSON)
+    events: list | None = Field(default=None, sa_type=NULLABLE_JSON)
 
 
 MAX_MESSAGE_CHARS = 500

@@ -1,9 +1,11 @@
-"""The constraint naming convention of our shared SQLModel metadata, in one place.
+"""The constraint naming convention of our shared SQLModel metadata, and the nullable JSON type, in one
+place.
 
 Every table module imports this before defining tables, so constraints get stable names on SQLite and
 PostgreSQL alike (Alembic batch mode needs them), whichever module is imported first.
 """
 
+from sqlalchemy import JSON
 from sqlmodel import SQLModel
 
 NAMING_CONVENTION = {
@@ -15,3 +17,7 @@ NAMING_CONVENTION = {
 }
 
 SQLModel.metadata.naming_convention = NAMING_CONVENTION
+
+# A nullable JSON column stores Python None as SQL NULL, not as the JSON text 'null' (issue 34.4b:
+# `events IS NOT NULL` then filtered nothing, and a LIMIT counted rows, not decisions).
+NULLABLE_JSON = JSON(none_as_null=True)

@@ -25,6 +25,7 @@ from sqlalchemy import JSON, DateTime, Index, String, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from service.store import naming  # noqa: F401  (the shared naming convention, whichever module loads first)
+from service.store.naming import NULLABLE_JSON
 
 
 def utcnow() -> datetime:
@@ -67,7 +68,7 @@ class OutboxMail(SQLModel, table=True):
     text_body: str | None = Field(default=None, sa_type=Text, nullable=True)
     html_body: str | None = Field(default=None, sa_type=Text, nullable=True)
     template: str | None = Field(default=None, sa_type=String(40), nullable=True)
-    context: dict | None = Field(default=None, sa_type=JSON, nullable=True)
+    context: dict | None = Field(default=None, sa_type=NULLABLE_JSON, nullable=True)
     headers: dict = Field(default_factory=dict, sa_type=JSON)
     message_id: str = Field(sa_type=String(255))
     created_at: datetime = Field(default_factory=utcnow, sa_type=DateTime())

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import unicodedata
-
 from flask import request
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
@@ -14,6 +12,7 @@ from wtforms.validators import Email, InputRequired, Length, NumberRange, Option
 import engine
 from service.clock.zones import valid_zone, zone_groups
 from service.i18n import DEFAULT, LANGUAGES
+from service.play.names import has_invisible, lookalike_pairs
 
 MAX_OTHERS = 7
 
@@ -58,8 +57,9 @@ def db_int(text: str) -> int:
 
 
 def printable(form, field) -> None:
-    """Names are shown in pages and mail headers: no control characters (NUL, line breaks, ...)."""
-    if any(unicodedata.category(c) in {"Cc", "Cf", "Cs"} for c in field.data or ""):
+    """Names are shown in pages and mail headers: no control or other invisible characters (NUL,
+    line breaks, U+FEFF, U+2800, ...: `play.names`)."""
+    if has_invisible(field.data or ""):
         raise ValidationError(_l("Use letters, digits and punctuation only."))
 
 
@@ -205,8 +205,7 @@ class _NewGameBase(FlaskForm):
                 if e and (everyone.count(e.lower()) > 1):
                     p.form.email.errors.append(_l("This email is used twice."))
             raise ValidationError(_l("Every player needs a different email address."))
-        names = [(self.host_name.data or "").strip().casefold()] + [n.casefold() for n in entries if n]
-        if len(set(names)) != len(names):
+        if lookalike_pairs([self.host_name.data or "", *(n for n in entries if n)]):  # also Cyrillic "Аnn"
             raise ValidationError(_l("Every player needs a different name."))
 
     def others(self) -> list[tuple[str, str, str | None]]:
