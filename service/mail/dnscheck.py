@@ -26,6 +26,7 @@ import smtplib
 import socket
 import ssl
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlsplit
 
 import dns.exception
@@ -57,24 +58,23 @@ class DnsUnavailable(Exception):
     """The resolver gave no answer at all (timeout, no server): nothing can be said."""
 
 
-def _txt(resolver: dns.resolver.Resolver, name: str) -> list[str]:
-    """The TXT records at `name`, each one's strings joined; [] when there are none."""
+def _answer(resolver: dns.resolver.Resolver, name: str, rdtype: str) -> Any:
+    """The records of `rdtype` at `name`; [] when there are none."""
     try:
-        answer = resolver.resolve(name, "TXT")
+        return resolver.resolve(name, rdtype)
     except (dns.resolver.NXDOMAIN, dns.resolver.NoAnswer):
         return []
     except (dns.exception.Timeout, dns.resolver.NoNameservers) as exc:
-        raise DnsUnavailable(f"no answer for {name} TXT ({type(exc).__name__})") from None
-    return [b"".join(r.strings).decode("utf-8", "replace") for r in answer]
+        raise DnsUnavailable(f"no answer for {name} {rdtype} ({type(exc).__name__})") from None
+
+
+def _txt(resolver: dns.resolver.Resolver, name: str) -> list[str]:
+    """The TXT records at `name`, each one's strings joined; [] when there are none."""
+    return [b"".join(r.strings).decode("utf-8", "replace") for r in _answer(resolver, name, "TXT")]
 
 
 def _mx(resolver: dns.resolver.Resolver, name: str) -> list[str]:
-    try:
-        answer = resolver.resolve(name, "MX")
-    except (dns.resolver.NXDOMAIN, dns.resolver.NoAnswer):
-        return []
-    except (dns.exception.Timeout, dns.resolver.NoNameservers) as exc:
-        raise DnsUnavailable(f"no answer for {name} MX ({type(exc).__name__})") from None
+    answer = _answer(resolver, name, "MX")
     return [f"{r.preference} {r.exchange.to_text()}" for r in sorted(answer, key=lambda r: r.preference)]
 
 
