@@ -27,6 +27,8 @@ from email.message import Message
 from email.parser import BytesParser
 from email.utils import getaddresses
 
+from service.mail.body import MAX_ADDRESS_HEADER_CHARS, raw_headers
+
 BOUNCE_LOCAL_PART = "bounce"
 MAC_BYTES = 10  # 80 bits: 16 base32 characters
 _TAG = re.compile(r"^(\d{1,12})\.([a-z2-7]{16})$")
@@ -67,10 +69,14 @@ def headers_of(raw: bytes | Message) -> Message:
 
 def bounce_targets(msg: Message, domain: str) -> list[tuple[int, str]]:
     """Every `bounce+<id>.<mac>@domain` recipient, in order: the envelope (added by our SMTP
-    receiver and by most MTAs on final delivery) first, then To."""
+    receiver and by most MTAs on final delivery) first, then To. The headers are read raw and an
+    oversized one is passed over (the stdlib's parse of a header with 20,000 addresses costs seconds,
+    issue 34.3b; a real report has one recipient)."""
     found: list[tuple[int, str]] = []
-    for header in ("Delivered-To", "X-Original-To", "Envelope-To", "To"):
-        for _, a in getaddresses([str(v) for v in msg.get_all(header) or []]):
+    raw = raw_headers(msg)
+    for header in ("delivered-to", "x-original-to", "envelope-to", "to"):
+        values = [value for name, value in raw if name == header and len(value) <= MAX_ADDRESS_HEADER_CHARS]
+        for _, a in getaddresses(values):
             target = parse_target(a, domain)
             if target and target not in found:
                 found.append(target)

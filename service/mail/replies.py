@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from email.message import EmailMessage, Message
 from email.utils import getaddresses, parseaddr
 
-from service.mail.body import MailTooComplex, as_message
+from service.mail.body import MAX_ADDRESS_HEADER_CHARS, MailTooComplex, as_message, raw_headers
 from service.mail.reply_text import ReplyCommands, extract_commands
 
 log = logging.getLogger(__name__)
@@ -120,7 +120,6 @@ def seat_token_from_address(addr: str, domain: str, local: str = REPLY_LOCAL_PAR
 # Address headers are read raw, never through the stdlib's structured header parser, and only up to
 # these sizes (issue 34.3b: a To of 20,000 made-up reply addresses, 1.16 MB, cost 25 s of CPU): a mail
 # with a longer one is not read at all; of the reply addresses found, the first few are looked up.
-MAX_ADDRESS_HEADER_CHARS = 8192  # one address header: a hundred addresses or so
 MAX_REPLY_ADDRESSES = 5
 _ADDRESS_HEADERS = ("Delivered-To", "X-Original-To", "Envelope-To", "To", "Cc")
 # ... and every other header read through the stdlib's header classes (their parse of a long value
@@ -130,7 +129,6 @@ _CHECKED_HEADERS = frozenset(h.lower() for h in (
     "Auto-Submitted", "Precedence", "List-Id", "List-Post", "X-Autoreply", "X-Autorespond", "X-Auto-Reply",
     "Content-Type"))
 MAX_REFERENCES_CHARS = 16_384  # the newest ids of a References header (they stand at its end)
-_FOLD = re.compile(r"\r?\n(?=[ \t])")
 
 
 def _oversized_header(m: EmailMessage) -> str | None:
@@ -144,7 +142,7 @@ def _oversized_header(m: EmailMessage) -> str | None:
 def _reply_addresses(m: EmailMessage, domain: str, local: str) -> list[tuple[str, int | None]]:
     """The first MAX_REPLY_ADDRESSES distinct reply addresses, envelope headers first."""
     found: dict[tuple[str, int | None], None] = {}
-    raw = [(name.lower(), _FOLD.sub("", value)) for name, value in m.raw_items()]
+    raw = raw_headers(m)
     for header in _ADDRESS_HEADERS:
         values = [value for name, value in raw if name == header.lower()]
         for _, a in getaddresses(values):
