@@ -36,7 +36,8 @@ _LOCK_GAME_OF_TOKEN = (select(GameRow.id)
 _LOCK_GAME = select(GameRow.id).where(GameRow.id == bindparam("game_id")).with_for_update()
 _SEATS_OF_GAME = select(SeatRow).where(SeatRow.game_id == bindparam("game_id")).order_by(SeatRow.position)
 _SEAT_AT = select(SeatRow).where(SeatRow.game_id == bindparam("game_id"), SeatRow.seat == bindparam("seat"))
-_EVENTS = (select(MoveRow.number, MoveRow.events).where(MoveRow.game_id == bindparam("game_id"))
+_EVENTS = (select(MoveRow.number, MoveRow.events).where(MoveRow.game_id == bindparam("game_id"),
+                                                          MoveRow.number >= bindparam("since"))
            .order_by(MoveRow.number))
 
 
@@ -107,22 +108,33 @@ def full_game(s: Session, game: GameRow) -> engine.Game:
     return log_by_move(s, game)[0]
 
 
-def log_by_move(s: Session, game: GameRow) -> tuple[engine.Game, dict[int, int], int]:
+def log_by_move(s: Session, game: GameRow, *, current_round: bool = False,
+                g: engine.Game | None = None) -> tuple[engine.Game, dict[int, int], int]:
     """`full_game`, with where each move left the log: the log's length after each move row (by its
     number, which is the game version after it) and before the first one (pages place the table
-    talk by the version it came with)."""
-    g = load_engine_game(game)
+    talk by the version it came with). `current_round=True`: only the current round's events (from
+    its `round_start` event on; the move rows from the version the round was dealt at), so a page
+    costs what the round costs, not what the game does. `g`: the engine game of `game`, decoded
+    already (its log is extended in place)."""
+    g = g if g is not None else load_engine_game(game)
+    since = g.round_start if current_round else 0
     start = len(g.log)
     after: dict[int, int] = {}
-    for number, events in s.exec(_EVENTS, params={"game_id": game.id}):
+    for number, events in s.exec(_EVENTS, params={"game_id": game.id, "since": since}):
         g.log.extend(events or ())  # NULL (or JSON null): no events on this row
         after[number] = len(g.log)
+    if current_round:  # the saved state's deal-time log and the end of the round before go
+        first = next((i for i in range(len(g.log) - 1, -1, -1) if g.log[i].get("type") == "round_start"), 0)
+        del g.log[:first]
+        start = max(0, start - first)
+        after = {n: at - first for n, at in after.items()}
     return g, after, start
 
 
 def view_for(s: Session, game: GameRow, seat: int | None) -> dict:
-    """What pages show: the seat's (or a spectator's) view, with the whole event log."""
-    return engine.view(full_game(s, game), seat)
+    """The seat's (or a spectator's) view of the saved state, without the event log (a page's log
+    comes from `talk.board`, the current round's; issue 33.2)."""
+    return engine.view(load_engine_game(game), seat, log=False)
 
 
 def deadline_of(game: GameRow):

@@ -7,7 +7,8 @@
   the mails the move queues then carry the message. `came_with(row, game)` afterwards gives the
   message the version the move brought the game to, so pages show it after that move.
 * `hide(s, token, message_id)`: the host hides a message (its text is no longer shown anywhere).
-* `board(s, game, seat)`: a page's view and its timeline (the public event log with the talk in it).
+* `board(s, game, seat)`: a page's view and its timeline (the public event log with the talk in it;
+  the current round's by default).
 * `exported(s, game)`: the messages for `export` (replay ignores them: engine records skip unknown
   keys).
 
@@ -193,15 +194,21 @@ def split_reply(game: GameRow, commands: ReplyCommands, lang: str | None = None,
 
 
 # ------------------------------------------------------------------------------ pages and export
-def _messages(s: Session, game: GameRow) -> list[MessageRow]:
-    return list(s.exec(select(MessageRow).where(MessageRow.game_id == game.id).order_by(MessageRow.id)))
+def _messages(s: Session, game: GameRow, since: int = 0) -> list[MessageRow]:
+    """The game's messages that came with version `since` or later, oldest first."""
+    return list(s.exec(select(MessageRow).where(MessageRow.game_id == game.id, MessageRow.version >= since)
+                       .order_by(MessageRow.id)))
 
 
-def board(s: Session, game: GameRow, seat: int | None) -> tuple[dict, list[dict]]:
-    """A page's view (`engine.view` with the whole event log) and its timeline: the log with each
-    message after the move it came with (`render.talk.timeline`; hidden ones without their text)."""
-    g, after, start = log_by_move(s, game)
-    view = engine.view(g, seat)
+def board(s: Session, game: GameRow, seat: int | None, *, whole_log: bool = False) -> tuple[dict, list[dict]]:
+    """A page's view (`engine.view` without its log) and its timeline: the event log with each
+    message after the move it came with (`render.talk.timeline`; hidden ones without their text).
+    By default the current round's events and messages only (`lookups.log_by_move`), so the page
+    costs what the round costs; `whole_log`: the whole game's."""
+    g = load_engine_game(game)
+    since = 0 if whole_log else g.round_start
+    g, after, start = log_by_move(s, game, current_round=not whole_log, g=g)
+    view = engine.view(g, seat, log=False)
     names = g.names
     talk = [
         {
@@ -211,9 +218,9 @@ def board(s: Session, game: GameRow, seat: int | None) -> tuple[dict, list[dict]
             "hidden": m.hidden,
             "at": after.get(m.version, start),
         }
-        for m in _messages(s, game)
+        for m in _messages(s, game, since)
     ]
-    return view, timeline(view["log"], talk, names)
+    return view, timeline(g.log, talk, names)
 
 
 def exported(s: Session, game: GameRow, names: list[str]) -> list[dict]:

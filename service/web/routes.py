@@ -12,7 +12,7 @@ from flask_wtf.csrf import CSRFError
 from service import i18n
 from service.clock.zones import zone_groups
 from service.mail.sender import wake_background_sender
-from service.play import clock_service, games, lookups, moves, settings, talk
+from service.play import board, clock_service, games, lookups, moves, settings, talk
 from service.play.errors import Conflict, Invalid, NotFound
 from service.render.action_moves import pick_highlight
 from service.render.links import move_path, seat_path, watch_path
@@ -21,7 +21,6 @@ from service.render.reply_box import reply_examples
 from service.render.sheet import score_chart, score_rows, standings
 from service.store import tokens
 from service.store.db import transaction
-from service.store.models import GameRow, SeatRow
 from service.web import ratelimit
 from service.web.forms import INT32, LinksForm, NewGameForm, db_int
 from service.words.reply_words import in_words_of
@@ -124,72 +123,67 @@ def links():
 # a seat's pages
 
 
-def _board_context(game: GameRow, seat: SeatRow | None, token: str | None, view: dict, timeline: list[dict],
-                   pick: str | None = None) -> dict:
+def _board_context(page: board.Board, token: str | None, pick: str | None = None, *,
+                   whole_log: bool = False) -> dict:
+    game, view = page.game, page.view
+    seat = page.seat if page.seat is not None and page.seat.seat is not None else None
     groups = move_groups(view, pick) if seat is not None else []
     for g in groups:
         for opt in g["options"]:
             opt["url"] = move_path(token, opt["slug"], view["decision"])
             opt["form_token"] = tokens.move_form_token(token, opt["slug"], view["decision"])
-    return {"game": game, "seat": seat, "token": token, "view": view, "groups": groups, "timeline": timeline,
+    watch_url = watch_path(game.id, game.spectator_salt)
+    here = seat_path(token) if token is not None else watch_url
+    return {"game": game, "seat": seat, "token": token, "view": view, "groups": groups, "timeline": page.timeline,
             "rows": score_rows(view), "chart": score_chart(view),
             "standings": standings(view) if view.get("phase") == "game_over" else None,
             "status_line": status_line(view),
             "plan_examples": reply_examples(view) if seat is not None else [],
-            "watch_url": watch_path(game.id, game.spectator_salt),
-            "deadline": lookups.deadline_of(game), **_clock_board(game, seat)}
-
-
-def _clock_board(game: GameRow, seat: SeatRow | None) -> dict:
-    """The clock on the board page (`clock_service.board_clock`), in its own read transaction."""
-    if game.status != "active":
-        return clock_service.board_clock(None, game, seat)
-    with transaction() as s:
-        return clock_service.board_clock(s, game, seat)
+            "watch_url": watch_url, "deadline": lookups.deadline_of(game), **page.clock,
+            # older rounds' events: a link to this page with them (issue 33.2), and back
+            "log_all_url": None if whole_log or view.get("round", 1) <= 1 else f"{here}?log=all#talk",
+            "log_round_url": f"{here}#talk" if whole_log else None}
 
 
 def _seat_page(token: str, *, message: str | None = None, status: int = 200, highlight=(),
                confirm: dict | None = None, template: str = "board.html", talk_text: str | None = None,
-               done: str | None = None, plan_text: str | None = None, pick: str | None = None):
-    """A seat's page. `message`: why something was not done (the red box); `done`: what was (green).
-    `pick`: a first choice of a SKYJO Action pair (`?pick=`, move_groups): the page offers
-    its second step; a GET, so it changes nothing."""
+               done: int | None = None, plan_text: str | None = None, pick: str | None = None,
+               whole_log: bool = False):
+    """A seat's page, from one read transaction (`board.seat_board`). `message`: why something was
+    not done (the red box); `done`: the version a Confirm brought the game to (the green "Done:"
+    line says this seat's decision that did it). `pick`: a first choice of a SKYJO Action pair
+    (`?pick=`, move_groups): the page offers its second step; a GET, so it changes nothing.
+    `whole_log`: the whole game's events, not only the current round's (`?log=all`)."""
     with transaction() as s:
-        seat, game = lookups.seat_by_token(s, token)
-        seats = lookups.seats_of(s, game.id)
-        playing = game.status not in {"inviting", "cancelled"} and game.state is not None
-        view, timeline = talk.board(s, game, seat.seat) if playing else (None, [])
-        rematch_of = games.rematch_of_title(s, game) if view is None else None
+        page = board.seat_board(s, token, done=done, whole_log=whole_log)
+    seat, game, seats = page.seat, page.game, page.seats
     title = i18n.game_title([r.name for r in seats if r.status != "declined"])  # in the reader's language
-    if view is None:
+    if page.view is None:
         host_tz = next((r.tz for r in seats if r.is_host and r.tz), None) or "UTC"
-        return render_template("invite.html", game=game, seat=seat, seats=seats, token=token, rematch_of=rematch_of,
-                               message=message, zone_groups=zone_groups(), default_tz=seat.tz or host_tz,
+        return render_template("invite.html", game=game, seat=seat, seats=seats, token=token,
+                               rematch_of=page.rematch_of, message=message, zone_groups=zone_groups(),
+                               default_tz=seat.tz or host_tz,
                                default_lang=i18n.browser_language() if seat.status == "invited" else seat.lang,
                                title=title), status
-    ctx = _board_context(game, seat if seat.seat is not None else None, token, view, timeline, pick)
+    ctx = _board_context(page, token, pick, whole_log=whole_log)
     highlight = set(highlight) | pick_highlight(pick)
-    return render_template(template, message=message, title=title, done=done, highlight=highlight, confirm=confirm,
-                           talk_text=talk_text, plan_text=plan_text, **ctx), status
+    return render_template(template, message=message, title=title, done=_done_text(page.view, page.done),
+                           highlight=highlight, confirm=confirm, talk_text=talk_text, plan_text=plan_text,
+                           **ctx), status
 
 
 @bp.get("/s/<token>")
 def seat(token: str):
-    done = request.args.get("done", type=db_int)
-    return _seat_page(token, done=_done_message(token, done) if done is not None else None,
-                      pick=request.args.get("pick"))
+    return _seat_page(token, done=request.args.get("done", type=db_int), pick=request.args.get("pick"),
+                      whole_log=request.args.get("log") == "all")
 
 
-def _done_message(token: str, version: int) -> str | None:
-    """"Done: take + swap B2" after a Confirm: this seat's decision that produced `version` (from
-    the move log, so a made-up `done` shows nothing)."""
-    with transaction() as s:
-        seat, game = lookups.seat_by_token(s, token)
-        made = moves.decision_at(s, game, seat, version)
-        view = lookups.view_for(s, game, seat.seat) if made and game.state is not None else None
+def _done_text(view: dict, made: list[str]) -> str | None:
+    """"Done: take + swap B2" after a Confirm: the seat's decision that produced `?done=<version>`
+    (from the move log, so a made-up `done` shows nothing)."""
     if not made:
         return None
-    if view is not None and view.get("action") is not None:  # Action cards by name (in the reader's words)
+    if view.get("action") is not None:  # Action cards by name (in the reader's words)
         return _("Done: %(what)s", what=done_words(view, made))
     return _("Done: %(what)s", what=in_words_of(" + ".join(made), i18n.current()))
 
@@ -399,15 +393,14 @@ def rematch(token: str):
 def watch(game_id: str, token: str):
     if not GAME_ID.fullmatch(game_id):  # never a NUL or other odd text into a query
         raise NotFound(_("This spectator link is not valid."))
+    whole_log = request.args.get("log") == "all"
     with transaction() as s:
-        game = s.get(GameRow, game_id)
-        if game is None or not tokens.check_spectator(game.id, game.spectator_salt, token):
-            raise NotFound(_("This spectator link is not valid."))
-        seats = lookups.seats_of(s, game.id)
-        view, timeline = talk.board(s, game, None) if game.state is not None else (None, [])
-    title = i18n.game_title([r.name for r in seats])  # a spectator's pages follow the browser
-    if view is None:
-        return render_template("invite.html", game=game, seat=None, seats=seats, token=None, message=None,
-                               title=title)
+        page = board.watch_board(s, game_id, token, whole_log=whole_log)
+    if page is None:
+        raise NotFound(_("This spectator link is not valid."))
+    title = i18n.game_title([r.name for r in page.seats])  # a spectator's pages follow the browser
+    if page.view is None:
+        return render_template("invite.html", game=page.game, seat=None, seats=page.seats, token=None,
+                               message=None, title=title)
     return render_template("board.html", message=None, highlight=set(), confirm=None, title=title,
-                           **_board_context(game, None, None, view, timeline))
+                           **_board_context(page, None, whole_log=whole_log))

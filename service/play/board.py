@@ -1,0 +1,57 @@
+"""The board page's reads (issue 33.2): everything a seat's page or the spectator page shows, in
+the caller's one read transaction, with one seat lookup (`lookups.seat_by_token`).
+
+* `seat_board(s, token, done=..., whole_log=...)`: a seat's page: the seat, its game and seats,
+  the view and timeline (`talk.board`: the current round's events unless `whole_log`), the
+  decision of this seat that brought the game to version `done` (the "Done:" line after a
+  Confirm), the clock's lines (`clock_service.board_clock`) and, before the deal, the game this
+  one is a rematch of.
+* `watch_board(s, game_id, token, whole_log=...)`: the spectator page's (None: not a valid link).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sqlmodel import Session
+
+from service.play import clock_service, games, moves, talk
+from service.play.lookups import seat_by_token, seats_of
+from service.store import tokens
+from service.store.models import GameRow, SeatRow
+
+
+@dataclass
+class Board:
+    game: GameRow
+    seats: list[SeatRow]
+    seat: SeatRow | None = None  # None: a spectator
+    view: dict | None = None  # None: not dealt (inviting, cancelled)
+    timeline: list[dict] = field(default_factory=list)
+    done: list[str] = field(default_factory=list)  # the moves of the decision `done` names ([]: none)
+    clock: dict = field(default_factory=dict)
+    rematch_of: str | None = None
+
+
+def seat_board(s: Session, token: str, *, done: int | None = None, whole_log: bool = False) -> Board:
+    seat, game = seat_by_token(s, token)
+    page = Board(game=game, seats=seats_of(s, game.id), seat=seat)
+    if game.status in {"inviting", "cancelled"} or game.state is None:
+        page.rematch_of = games.rematch_of_title(s, game)
+        return page
+    page.view, page.timeline = talk.board(s, game, seat.seat, whole_log=whole_log)
+    if done is not None:
+        page.done = moves.decision_at(s, game, seat, done)
+    page.clock = clock_service.board_clock(s, game, seat if seat.seat is not None else None)
+    return page
+
+
+def watch_board(s: Session, game_id: str, token: str, *, whole_log: bool = False) -> Board | None:
+    game = s.get(GameRow, game_id)
+    if game is None or not tokens.check_spectator(game.id, game.spectator_salt, token):
+        return None
+    page = Board(game=game, seats=seats_of(s, game.id))
+    if game.state is not None:
+        page.view, page.timeline = talk.board(s, game, None, whole_log=whole_log)
+        page.clock = clock_service.board_clock(s, game, None)
+    return page
