@@ -19,6 +19,7 @@ from service.store import db
 from service.store.models import GameRow
 from service.store.outbox_models import OutboxMail
 from service.words.sentences import ACTION_EXAMPLES
+from tests.conftest import whole_game_sqlite_only
 from tests.service import helpers as h
 
 PLAYERS = (("Ann", "ann@example.com"), ("Bo", "bo@example.com"), ("Cy", "cy@example.com"),
@@ -427,6 +428,7 @@ def test_a_every_action_decision_reads_in_words(app, client, action_game):
     assert seen == {"star_trigger", "pick_three", "meteor", "defend", "star_set"}
 
 
+@whole_game_sqlite_only  # a whole game: PostgreSQL adds nothing its race tests miss (tests/conftest.py)
 @pytest.mark.parametrize("seed", [4, 11])
 def test_a_an_action_game_by_mail_names_every_card_in_every_mail_and_board(app, client, seed):
     """Seeded 4-player Action games played to the end by following mail links: no mail and no board

@@ -14,7 +14,7 @@ from service.play import reply_service
 from service.store import db
 from service.store.models import MoveRow
 from tests.service.test_decision_links import PLAYERS, finish_opening, start
-from tests.service.test_migrations import _alembic, empty_db  # noqa: F401  (fixture)
+from tests.service.test_migrations import empty_db, upgrade  # noqa: F401  (fixture)
 from tests.service.test_reply_service import latest_reply_mail, reply_to
 
 
@@ -42,7 +42,7 @@ def test_a_move_row_without_events_stores_sql_null_and_the_notify_query_counts_d
 
 
 def test_the_migration_turns_json_null_into_sql_null(empty_db):  # noqa: F811
-    assert _alembic(empty_db, "upgrade", "a29b0c5e7d13").returncode == 0
+    upgrade(empty_db, "a29b0c5e7d13")
     engine = create_engine(empty_db)
     try:
         with engine.begin() as c:
@@ -54,8 +54,7 @@ def test_the_migration_turns_json_null_into_sql_null(empty_db):  # noqa: F811
             c.execute(text("INSERT INTO move (game_id, number, seat, move, version_before, created_at, events)"
                            " VALUES ('g1', 1, 0, 'draw', 0, '2026-12-01 10:00:00', 'null'),"
                            " ('g1', 2, 0, 'swap B2', 0, '2026-12-01 10:00:00', '[]')"))
-        up = _alembic(empty_db, "upgrade", "head")
-        assert up.returncode == 0, up.stderr
+        upgrade(empty_db)
         with engine.begin() as c:
             assert c.execute(text("SELECT state IS NULL, record IS NULL FROM game")).one() == (True, True)
             assert [r[0] for r in c.execute(text("SELECT events IS NULL FROM move ORDER BY number"))] == [

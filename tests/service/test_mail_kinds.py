@@ -27,6 +27,7 @@ from service.render.cards import card_text
 from service.render.sheet import score_chart
 from service.store import db
 from service.store.models import GameRow
+from tests.conftest import whole_game_sqlite_only
 from tests.engine.helpers import grid, make_deal, position
 from tests.engine.test_action_rules import deal as action_deal
 from tests.engine.test_action_rules import grid as action_grid
@@ -58,6 +59,7 @@ def _play_to_first_round_end(app, client, target: int = 1000):
     return h.only_game(app)
 
 
+@whole_game_sqlite_only  # a whole game: PostgreSQL adds nothing its race tests miss (tests/conftest.py)
 def test_every_kind_has_its_subject_and_a_game_seat_keeps_one_thread(app, client):
     game = _play_to_first_round_end(app, client)
     g = engine.Game.from_json(h.game_state(app, game.id)[1])
@@ -125,6 +127,7 @@ def test_subjects_name_every_tied_winner_the_talker_and_the_notice(app):
             f"Bo declined the invitation · {TITLE}"
 
 
+@whole_game_sqlite_only  # a whole game: PostgreSQL adds nothing its race tests miss (tests/conftest.py)
 def test_a_finished_game_mails_game_over_with_the_winner_in_the_subject(app, client):
     h.new_game(client, players=PLAYERS[:2], target=1)
     h.accept_all(app, client)

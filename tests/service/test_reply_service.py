@@ -25,6 +25,7 @@ from service.play import games, lookups, reply_service, settings
 from service.store import db
 from service.store.models import MoveRow
 from service.store.reply_models import InboundReplyRow
+from tests.conftest import whole_game_sqlite_only
 from tests.service import helpers as h
 from tests.service.smtp_fixture import free_port, smtp_server  # noqa: F401  (fixture)
 from tests.service.test_inbound import _append, dovecot  # noqa: F401  (fixture)
@@ -158,6 +159,7 @@ def test_replies_from_an_imap_mailbox_are_played_by_the_worker_tick(app, client,
 
 # ------------------------------------------------------------------------------ a whole game by replies
 
+@whole_game_sqlite_only  # a whole game: PostgreSQL adds nothing its race tests miss (tests/conftest.py)
 def test_a_whole_classic_game_played_by_replies_only(app, client):
     game = start(app, client)
     rng = random.Random(11)
