@@ -59,12 +59,12 @@ def circling_game(number: int, moves: int) -> tuple[Any, list[int]]:
     return g, [*asked, len(g.moves)]
 
 
-def compare(games: int, moves: int = 600) -> tuple[int, int, int, int]:
+def compare(games: int, moves: int = 600, first: int = 0) -> tuple[int, int, int, int]:
     """Asks both counts at several points of `games` games; (points asked, points where a position
     came back, of them in round 2 or later, the highest count). Raises AssertionError on the first
     difference."""
     asked = repeated = later = highest = 0
-    for number in range(games):
+    for number in range(first, first + games):
         g, points = circling_game(number, moves)
         rec = g.record()
         for point in points:
@@ -104,10 +104,13 @@ def test_times_seen_of_a_later_round_counts_only_that_round() -> None:
     assert engine.times_seen(g) == counted_over_the_whole_game(g)
 
 
-if __name__ == "__main__":
+if __name__ == "__main__":  # python -m tests.engine.test_times_seen [games [first game]]
     count = int(sys.argv[1]) if len(sys.argv) > 1 else 100
-    points, came_back, in_later_rounds, most = compare(count)
-    print(
-        f"{count} games, {points} positions asked, {came_back} seen more than once ({in_later_rounds} of them "
-        f"in round 2 or later; up to {most} times): the same counts"
-    )
+    first = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+    for start in range(first, first + count, 50):
+        points, came_back, in_later_rounds, most = compare(min(50, first + count - start), first=start)
+        print(
+            f"games {start}-{min(start + 50, first + count) - 1}: {points} positions asked, {came_back} seen more "
+            f"than once ({in_later_rounds} of them in round 2 or later; up to {most} times): the same counts",
+            flush=True,
+        )
