@@ -53,6 +53,9 @@ def main() -> None:
         r = classic_random_play(n, args.seconds)
         print(f"  {n} players: {r['turns_per_s']:>10,.0f} turns/s  {r['games_per_s']:>8,.1f} games/s "
               f"({r['games']} games)")
+    from bench import engine_api  # type: ignore[attr-defined]
+
+    engine_api.main(200)  # the public API, 4 players (issue 33.4; callgrind figures: see that module)
     try:
         from bench import engine_action  # type: ignore[attr-defined]
     except ImportError:

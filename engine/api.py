@@ -52,16 +52,35 @@ def record(game: Game) -> dict[str, Any]:
 
 
 def times_seen(game: Game) -> int:
-    """How often the game's current position has come up since the game began (now included), its
-    record replayed move by move. For a loop that plays bots one decision at a time and keeps no
-    `RepetitionGuard` in memory between them (the service's clock plays one decision per sweep):
-    a position seen again and again means the bots are playing in a circle (issue 16.2)."""
+    """How often the game's current position has come up since the game began (now included). For
+    a loop that plays bots one decision at a time and keeps no `RepetitionGuard` in memory between
+    them (the service's clock plays one decision per sweep): a position seen again and again means
+    the bots are playing in a circle (issue 16.2).
+
+    Only the positions of the current round are fingerprinted (issue 33.1): a position holds the
+    version its round was dealt at (`round_start`, never above the position's own version), so no
+    position before this round's deal can be the same. The record is replayed up to the deal
+    without fingerprints, and a position of the round is fingerprinted only when its faces and
+    draw pile already equal the current ones."""
     key = position_key(game)
     rec = record_of(game)
+    moves = rec["moves"]
+    # version = number of moves in every game the engine plays; a game that says otherwise is
+    # counted from its start (every position fingerprinted, as before issue 33)
+    start = game.round_start if game.version == len(moves) else 0
+    face, draw = game.face, game.draw
+
+    def same(g: Game) -> bool:  # cheap comparisons first, the fingerprint last
+        return g.face == face and g.draw == draw and position_key(g) == key
+
     g = _replay({**rec, "moves": []}, new_game)
-    seen = int(position_key(g) == key)
-    for number, text in enumerate(rec["moves"], start=1):
-        seat, move_text = parse_record_move(text, number, g.n)
-        g.play(seat, g.parse_move(move_text))
-        seen += position_key(g) == key
+    parsed: dict[str, tuple[int, Any]] = {}  # a game repeats few move texts; moves are immutable values
+    seen = int(start == 0 and same(g))
+    for number, text in enumerate(moves, start=1):
+        seat_move = parsed.get(text)
+        if seat_move is None:
+            seat, move_text = parse_record_move(text, number, g.n)
+            seat_move = parsed[text] = (seat, g.parse_move(move_text))
+        g.play(*seat_move)
+        seen += number >= start and same(g)
     return seen

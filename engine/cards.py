@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import struct
 from collections import Counter
 from typing import Any
 
@@ -45,10 +46,9 @@ def shuffle(cards: list[Any], key: str) -> None:
     n = len(cards)
     if n < 2:
         return
-    data = hashlib.shake_256(key.encode()).digest(8 * n)
-    frombytes = int.from_bytes
+    draws = struct.unpack(f"<{n}Q", hashlib.shake_256(key.encode()).digest(8 * n))  # draw i: bytes 8i..8i+7
     for i in range(n - 1, 0, -1):
-        j = frombytes(data[8 * i : 8 * i + 8], "little") % (i + 1)
+        j = draws[i] % (i + 1)
         cards[i], cards[j] = cards[j], cards[i]
 
 

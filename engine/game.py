@@ -30,15 +30,17 @@ never import this module: each variant is registered once, with its game class, 
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from collections.abc import Sequence
+from typing import Any, ClassVar, TypeVar
 
 from . import cards, state
 from .errors import IllegalMove
 from .moves import (
     CELL_NAMES,
+    CODES,
     DRAW,
     FLIP,
-    MOVE_BY_CODE,
+    MOVES,
     REVEAL,
     SEAT_MOVE_TEXT,
     SWAP,
@@ -46,7 +48,7 @@ from .moves import (
     Move,
     parse_move,
 )
-from .options import check_distinct_names, validate_options, validate_players
+from .options import MAX_PLAYERS, check_distinct_names, validate_options, validate_players
 from .phases import (  # re-exported: engine.game is where callers find the state's words
     DOWN,
     GONE,
@@ -64,6 +66,15 @@ from .phases import (  # re-exported: engine.game is where callers find the stat
 )
 from .record import record_of
 from .scoring import Scoring
+
+T = TypeVar("T")
+
+# Every decision a classic seat can owe, prebuilt once (a `Pending` is immutable): per kind, per seat;
+# a play turn's per stage, per seat.
+_PENDING: dict[str, tuple[Pending, ...]] = {
+    kind: tuple(Pending(seat, kind) for seat in range(MAX_PLAYERS)) for kind in ("reveal", "tie_reveal", *STAGE_KINDS)
+}
+_PENDING_BY_STAGE: tuple[tuple[Pending, ...], ...] = tuple(_PENDING[kind] for kind in STAGE_KINDS)
 
 __all__ = [
     "DOWN",
@@ -148,12 +159,14 @@ class Game(Scoring):
         """Who owes which decision now (RULES.md, decisions made out of turn)."""
         phase = self.phase
         if phase == PLAY:
-            return [Pending(self.turn, STAGE_KINDS[self.stage])]
+            return [_PENDING_BY_STAGE[self.stage][self.turn]]
         if phase == OPENING:
             rev = self.revealed
-            return [Pending(s, "reveal") for s in self.active if rev[s] < OPENING_REVEALS]
+            reveal = _PENDING["reveal"]
+            return [reveal[s] for s in self.active if rev[s] < OPENING_REVEALS]
         if phase == TIE_REVEAL:
-            return [Pending(s, "tie_reveal") for s in self.tie_group if s in self.tie_owed]
+            tie_reveal = _PENDING["tie_reveal"]
+            return [tie_reveal[s] for s in self.tie_group if s in self.tie_owed]
         return []
 
     def owes(self, seat: int) -> str | None:
@@ -192,6 +205,11 @@ class Game(Scoring):
 
     def legal_codes(self, seat: int) -> list[int]:
         """Legal moves of `seat` as int codes (the fast form of `legal_moves`)."""
+        return self._legal(seat, CODES)
+
+    def _legal(self, seat: int, alphabet: Sequence[T]) -> list[T]:
+        """Legal moves of `seat` (C4, C5, C7), each written as `alphabet[code]`: the rule is written
+        once for both forms of a move (`engine.moves.CODES` and `engine.moves.MOVES`)."""
         phase = self.phase
         if phase == PLAY:
             if seat != self.turn:
@@ -199,18 +217,21 @@ class Game(Scoring):
             f = self.face[seat]
             stage = self.stage
             if stage == STAGE_TURN:
-                codes = [DRAW << 4] if (self.draw or len(self.discard) > 1) else []
-                codes.append(TAKE << 4)
-                return codes
-            codes = [SWAP << 4 | c for c in range(12) if f[c] != GONE]
+                if self.draw or len(self.discard) > 1:
+                    return [alphabet[DRAW << 4], alphabet[TAKE << 4]]
+                return [alphabet[TAKE << 4]]
+            if GONE in f:  # C8: no swap into a removed column
+                moves = [alphabet[SWAP << 4 | c] for c in range(12) if f[c] != GONE]
+            else:
+                moves = list(alphabet[SWAP << 4 : SWAP << 4 | 12])
             if stage == STAGE_DRAWN:
-                codes.extend(FLIP << 4 | c for c in range(12) if f[c] == DOWN)
-            return codes
+                moves.extend([alphabet[FLIP << 4 | c] for c in range(12) if f[c] == DOWN])
+            return moves
         if (phase == OPENING and seat in self.active and self.revealed[seat] < OPENING_REVEALS) or (
             phase == TIE_REVEAL and seat in self.tie_owed
         ):
             f = self.face[seat]
-            return [REVEAL << 4 | c for c in range(12) if f[c] == DOWN]
+            return [alphabet[REVEAL << 4 | c] for c in range(12) if f[c] == DOWN]
         return []
 
     def parse_move(self, text: str) -> Move:
@@ -218,39 +239,39 @@ class Game(Scoring):
         return parse_move(text)
 
     def legal_moves(self, seat: int) -> list[Move]:
-        return [MOVE_BY_CODE[c] for c in self.legal_codes(seat)]
+        return self._legal(seat, MOVES)
 
     # ------------------------------------------------------------------ moves
     def play(self, seat: int, move: Move | str | int) -> list[dict[str, Any]]:
         """Apply `move` by `seat` in place; return the public events. Raises IllegalMove."""
-        if isinstance(move, str):
-            move = self.parse_move(move)
-        code = move if isinstance(move, int) else move.code
-        if not isinstance(seat, int) or not 0 <= seat < self.n:
-            raise IllegalMove.of("no_such_seat", seat=seat)
+        cls = move.__class__
+        if cls is Move:  # the usual case first: a move of `legal_moves` or `parse_move`
+            code = move.code  # type: ignore[union-attr]  # cls is Move
+        elif isinstance(move, str):
+            code = self.parse_move(move).code
+        else:
+            code = move if isinstance(move, int) else move.code
+        if seat.__class__ is not int or not 0 <= seat < self.n:
+            if not isinstance(seat, int) or not 0 <= seat < self.n:
+                raise IllegalMove.of("no_such_seat", seat=seat)
         return self.play_code(seat, code)
 
     def play_code(self, seat: int, code: int) -> list[dict[str, Any]]:
         """`play` for a valid seat and a move code (the hot path of bots and benchmarks)."""
         events: list[dict[str, Any]] = []
-        self._play(seat, code, events)
-        self.moves.append(SEAT_MOVE_TEXT[seat][code])
-        self.version += 1
-        self.log.extend(events)
-        return events
-
-    def _play(self, seat: int, code: int, events: list[dict[str, Any]]) -> None:
-        kind = code >> 4
-        cell = code & 15
         phase = self.phase
         if phase == PLAY:
             if seat != self.turn:
                 raise self._not_your_turn(seat)
-            self._play_turn(seat, kind, cell, events)
+            self._play_turn(seat, code >> 4, code & 15, events)
         elif phase == OPENING or phase == TIE_REVEAL:
-            self._play_reveal(seat, kind, cell, events)
+            self._play_reveal(seat, code >> 4, code & 15, events)
         else:
             raise IllegalMove.of("game_over")
+        self.moves.append(SEAT_MOVE_TEXT[seat][code])
+        self.version += 1
+        self.log.extend(events)
+        return events
 
     def _not_your_turn(self, seat: int) -> IllegalMove:
         """The refusal of a move out of turn; the closer is told why it has no turn left (C9)."""

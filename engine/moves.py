@@ -9,7 +9,8 @@ prebuilt `Move` values.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import cast
 
 from .errors import MoveParseError
 
@@ -41,14 +42,15 @@ def parse_cell(text: str) -> int:
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """One decision. `kind` is a move name, `cell` a cell index or None."""
+    """One decision. `kind` is a move name, `cell` a cell index or None; `code` is its int code
+    (`kind << 4 | cell`), worked out once when the move is made: the hot path only reads it."""
 
     kind: str
     cell: int | None = None
+    code: int = field(init=False, repr=False, compare=False)
 
-    @property
-    def code(self) -> int:
-        return KIND_CODES[self.kind] << 4 | (self.cell or 0)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "code", KIND_CODES[self.kind] << 4 | (self.cell or 0))
 
     def text(self) -> str:
         return self.kind if self.cell is None else f"{self.kind} {CELL_NAMES[self.cell]}"
@@ -69,9 +71,16 @@ for _k, _name in enumerate(KIND_NAMES):
     else:
         MOVE_BY_CODE[_k << 4] = Move(_name)
 
-# "<seat>: <move>" strings of the game record, prebuilt so the hot path only looks them up.
-SEAT_MOVE_TEXT: list[dict[int, str]] = [
-    {code: f"{seat}: {move.text()}" for code, move in MOVE_BY_CODE.items()} for seat in range(8)
+# The two alphabets a classic move is written in, both indexed by its code: the code itself and the
+# shared `Move` value (None where no move has that code). Rules that list moves are written once
+# against an alphabet (`engine.game.Game._legal`), so listing `Move`s needs no mapping pass.
+CODES: tuple[int, ...] = tuple(range(FLIP << 4 | 16))
+MOVES = cast(tuple[Move, ...], tuple(MOVE_BY_CODE.get(code) for code in CODES))
+
+# "<seat>: <move>" strings of the game record, per seat indexed by code, prebuilt so the hot path
+# only looks them up.
+SEAT_MOVE_TEXT: list[list[str]] = [
+    [f"{seat}: {MOVES[code].text()}" if code in MOVE_BY_CODE else "" for code in CODES] for seat in range(8)
 ]
 
 _SPACES = re.compile(r"\s+")
