@@ -174,7 +174,7 @@ def client_tls_context(cert: Path) -> ssl.SSLContext:
 
 
 def sqlite_engine(path: Path) -> Engine:
-    """Configured like service.store.db: driver autocommit off, explicit BEGIN, WAL, busy timeout."""
+    """Configured like service.store.db's writers: driver autocommit off, BEGIN IMMEDIATE, WAL, busy timeout."""
     engine = create_engine(f"sqlite:///{path}", connect_args={"timeout": 30, "check_same_thread": False})
 
     @event.listens_for(engine, "connect")
@@ -187,7 +187,10 @@ def sqlite_engine(path: Path) -> Engine:
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn):
-        conn.exec_driver_sql("BEGIN")
+        # every transaction here may write (queue_mail reads the block list before its INSERT), and
+        # a read that turns into a write in WAL mode fails at once with "database is locked" when a
+        # sender committed in between; the service's writers begin IMMEDIATE (service.store.db)
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
 
     OutboxMail.__table__.create(engine)
     MailBlockRow.__table__.create(engine)
