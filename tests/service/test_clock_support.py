@@ -137,8 +137,15 @@ def worker_main(argv: list[str] | None = None) -> int:
         while not go.exists() and time.time() < deadline:
             time.sleep(0.005)
     total = TickReport()
-    for _ in range(3):  # a few sweeps, as the interval job would
-        total.add(tick(now, factory, handlers, batch_size=args.batch, lease=timedelta(minutes=5)))
+    idle = 0
+    while idle < 3:  # sweeps of one batch each until three find nothing, as the interval job would; the
+        # pause between them lets the other workers in (on SQLite a waiting writer sleeps in the busy
+        # handler and a worker that re-takes the lock at once could otherwise do all the work alone)
+        report = tick(now, factory, handlers, batch_size=args.batch, max_rows=args.batch,
+                      lease=timedelta(minutes=5))
+        total.add(report)
+        idle = 0 if report.claimed else idle + 1
+        time.sleep(0.005)
     print(json.dumps({"claimed": total.claimed, "timeouts": total.timeouts, "reminders": total.reminders,
                       "errors": total.errors, "skipped": total.skipped, "messages": total.error_messages[:5]}))
     engine.dispose()
