@@ -63,6 +63,7 @@ from .phases import (  # re-exported: engine.game is where callers find the stat
     TIE_REVEAL,
     UP,
     Pending,
+    swap_event,
 )
 from .record import record_of
 from .scoring import Scoring
@@ -342,16 +343,7 @@ class Game(Scoring):
                 f[cell] = UP
                 self.down[seat] -= 1
             self.discard.append(old)
-            events.append(
-                {
-                    "type": "swap",
-                    "seat": seat,
-                    "cell": CELL_NAMES[cell],
-                    "value": held,
-                    "discarded": old,
-                    "from": "draw" if stage == STAGE_DRAWN else "discard",
-                }
-            )
+            events.append(swap_event(seat, CELL_NAMES[cell], held, old, stage))
         else:  # FLIP
             if stage == STAGE_TAKEN:
                 raise IllegalMove.of("must_swap_taken")

@@ -37,3 +37,10 @@ class Pending(tuple[int, str]):
 
     def as_dict(self) -> dict[str, Any]:
         return {"seat": self[0], "kind": self[1]}
+
+
+def swap_event(seat: int, cell: str, value: Any, discarded: Any, stage: int) -> dict[str, Any]:
+    """The public `swap` event (C6, A4): the held card put on `cell`, the card that lay there
+    discarded; `from` tells a drawn card from the discard pile's."""
+    return {"type": "swap", "seat": seat, "cell": cell, "value": value, "discarded": discarded,
+            "from": "draw" if stage == STAGE_DRAWN else "discard"}

@@ -28,6 +28,7 @@ from ..phases import (
     STAGE_TAKEN,
     STAGE_TURN,
     UP,
+    swap_event,
 )
 from . import effects, grid, legal, scoring, setup
 from . import moves as am
@@ -170,16 +171,7 @@ def place(g: ActionState, seat: int, move: Move, events: list[dict[str, Any]]) -
             raise IllegalMove.of("removed", cell=CELL_NAMES[cell])
         old = grid.put(g, seat, cell, held)
         g.discard.append(old)
-        events.append(
-            {
-                "type": "swap",
-                "seat": seat,
-                "cell": CELL_NAMES[cell],
-                "value": held,
-                "discarded": old,
-                "from": "draw" if stage == STAGE_DRAWN else "discard",
-            }
-        )
+        events.append(swap_event(seat, CELL_NAMES[cell], held, old, stage))
         if held == STAR:
             grid.star_trigger(g, seat, events)
     else:
