@@ -25,12 +25,13 @@ import argparse
 import random
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from bench.two_seats import started_game  # noqa: E402
 
 
 def main(argv=None) -> int:
@@ -43,27 +44,14 @@ def main(argv=None) -> int:
     from sqlmodel import select
 
     import engine
-    from service import create_app
-    from service.play import games, lookups, moves
+    from service.play import lookups, moves
     from service.play.timeouts import ServiceClockHandlers
     from service.render.links import slug_for
     from service.store import db, tokens
     from service.store.clock_models import Deadline
     from service.store.models import GameRow
 
-    folder = tempfile.mkdtemp(prefix="skyjo-growth-")
-    app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{folder}/growth.sqlite3",
-                      "SECRET_KEY": "growth", "BASE_URL": "http://localhost", "ENV_NAME": "development"})
-    with app.app_context():
-        db.create_all()
-        with db.transaction(write=True) as s:
-            created = games.create_game(s, host_name="Ann", host_email="ann@example.com",
-                                        players=[("Bo", "bo@example.com")], options={"target_score": 10_000},
-                                        setup={"seed": "growth"})
-        game_id, toks = created.game.id, created.tokens
-        for token in toks.values():
-            with db.transaction(write=True) as s:
-                games.accept(s, token)
+    app, game_id, toks = started_game("growth", 10_000)
     client = app.test_client()
     rng = random.Random(33)
 

@@ -26,13 +26,14 @@ from __future__ import annotations
 import functools
 import inspect
 import sys
-import tempfile
 from collections import Counter
 from email.message import EmailMessage
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from bench.two_seats import started_game  # noqa: E402
 
 COUNTS: Counter[str] = Counter()
 
@@ -80,27 +81,15 @@ def line(what: str) -> str:
 def main() -> int:
     from sqlmodel import select
 
-    from service import create_app
     from service.mail.outbox import render_pending
-    from service.play import games, lookups, moves, reply_service
+    from service.play import lookups, moves, reply_service
     from service.render.links import slug_for
     from service.store import db, tokens
     from service.store.models import GameRow
     from service.store.outbox_models import OutboxMail
 
-    folder = tempfile.mkdtemp(prefix="skyjo-counts-")
-    app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{folder}/counts.sqlite3",
-                      "SECRET_KEY": "counts", "BASE_URL": "http://localhost", "ENV_NAME": "development"})
+    app, game_id, toks = started_game("counts", 100)
     with app.app_context():
-        db.create_all()
-        with db.transaction(write=True) as s:
-            created = games.create_game(s, host_name="Ann", host_email="ann@example.com",
-                                        players=[("Bo", "bo@example.com")], options={"target_score": 100},
-                                        setup={"seed": "counts"})
-        game_id, toks = created.game.id, created.tokens
-        for token in toks.values():
-            with db.transaction(write=True) as s:
-                games.accept(s, token)
         for seat in (0, 1):  # the opening: both reveals of each seat
             for move in ("reveal A1", "reveal C3"):
                 with db.transaction(write=True) as s:
