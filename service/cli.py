@@ -228,6 +228,9 @@ def build_parser() -> argparse.ArgumentParser:
         from service import cli_mail
 
         cli_mail.add_commands(sub)  # `mail keygen|check`, `prune` (issue 29)
+        from service import cli_operator
+
+        cli_operator.add_commands(sub)  # status, block, unblock, resend, cancel, forget, backup, restore (issue 31.3)
     return parser
 
 

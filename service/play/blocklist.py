@@ -75,6 +75,15 @@ def lift_bounce(s: Session, address: str) -> None:
                                                       MailBlockRow.reason == BOUNCE))
 
 
+def unblock(s: Session, address: str) -> str | None:
+    """`skyjo-pbem unblock` (issue 31.3): take `address` off the list whatever the reason. Returns
+    the reason it had (None: it was not on the list)."""
+    reason = reason_of(s, address)
+    if reason is not None:
+        s.connection().execute(delete(MailBlockRow).where(MailBlockRow.address_hash == address_hash(address)))
+    return reason
+
+
 def check_invited(s: Session, addresses: list[str]) -> None:
     """/new and the correction page: refuse an address that asked for no mail (Invalid, the form
     kept), and give one that bounced another chance."""

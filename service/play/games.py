@@ -12,14 +12,14 @@ from sqlmodel import Session, select
 
 import engine
 from service import i18n
-from service.clock.deadlines import ClockError, ClockSettings
+from service.clock.deadlines import ClockError, ClockSettings, close_game
 from service.clock.zones import valid_zone
 from service.i18n import speaking
 from service.mail import compose as mails
 from service.play import blocklist, clock_service, names, notify, talk
 from service.play.computer import LEVELS, computer_name
 from service.play.errors import Conflict, Forbidden, Invalid, NotFound
-from service.play.lookups import seat_by_token, seats_of
+from service.play.lookups import lock_game, seat_by_token, seats_of
 from service.store import tokens
 from service.store.models import GameRow, MoveRow, SeatRow, utcnow
 from service.words.sentences import say
@@ -246,12 +246,36 @@ def cancel(s: Session, token: str) -> GameRow:
         raise Forbidden(_("Only the host can cancel the game."))
     if game.status != "inviting":
         raise Conflict(_("Only a game that has not started yet can be cancelled."))
+    _cancelled(s, game, [r for r in seats_of(s, game.id) if not r.is_host],
+               lambda: _("%(name)s cancelled the game.", name=seat.name))
+    return game
+
+
+def operator_cancel(s: Session, game_id: str) -> tuple[GameRow, bool]:
+    """`skyjo-pbem cancel GAME` (issue 31.3): the operator ends a game that is inviting or running
+    (its open deadlines close); every player is told by mail as after a host's cancel. Returns the
+    game and whether it was cancelled already (nothing is done twice)."""
+    lock_game(s, game_id)
+    game = s.get(GameRow, game_id)
+    if game is None:
+        raise NotFound(f"no game {game_id!r}")  # the operator's English (a command, not a page)
+    if game.status == "cancelled":
+        return game, True
+    if game.status not in {"inviting", "active"}:
+        raise Conflict(f"game {game_id} is {game.status}; there is nothing to cancel")
+    if game.status == "active":
+        close_game(s, game.id)
+    _cancelled(s, game, seats_of(s, game.id), lambda: _("The service's operator cancelled the game."))
+    return game, False
+
+
+def _cancelled(s: Session, game: GameRow, told: list[SeatRow], message) -> None:
+    """The one way a game is cancelled: its status, and a notice to each of `told` who did not decline."""
     game.status = "cancelled"
     game.updated_at = utcnow()
-    for r in seats_of(s, game.id):
-        if r.status != "declined" and not r.is_host:
-            mails.notice(s, game, r, lambda: _("%(name)s cancelled the game.", name=seat.name))
-    return game
+    for r in told:
+        if r.status != "declined":
+            mails.notice(s, game, r, message)
 
 
 def export_record(s: Session, game_id: str) -> dict:
