@@ -84,7 +84,8 @@ def create_app(config: dict | None = None) -> Flask:
         SESSION_COOKIE_SAMESITE="Lax",
         LINKS_RATE_LIMIT="5 per minute;30 per day",  # per client address
         LINKS_RECIPIENT_RATE_LIMIT="3 per hour;6 per day",  # per address mailed
-        LINKS_ANSWER_SECONDS=0.25,  # the answer's floor: a known address takes as long as an unknown one
+        LINKS_ANSWER_SECONDS=0.25,
+        MY_GAMES_LINK_DAYS=float(os.environ.get("MY_GAMES_LINK_DAYS") or 7),  # the mailed "my games" link's life  # the answer's floor: a known address takes as long as an unknown one
         # a turn mail for a decision its player is looking at on the board (they just moved there) waits
         # this long and goes only if the decision is still open then (issue 15.2); 0: never held
         MAIL_HOLD_MINUTES=float(os.environ.get("MAIL_HOLD_MINUTES") or 10),
@@ -127,10 +128,11 @@ def create_app(config: dict | None = None) -> Flask:
     csrf.init_app(app)
     ratelimit.init_app(app)
     i18n.init_app(app, babel)  # catalogues compiled when stale; a seat's language, else the browser's
-    from service.web import mail_pages
+    from service.web import mail_pages, my_games_pages
 
     app.register_blueprint(web.bp)
     app.register_blueprint(mail_pages.bp)
+    app.register_blueprint(my_games_pages.bp)  # /me/<signed>: an address's games (issue 31.4)
     for endpoint in web.OWN_TOKEN_ENDPOINTS | mail_pages.OWN_TOKEN_ENDPOINTS:  # their own tokens (web.routes)
         csrf.exempt(app.view_functions[endpoint])
     from service.mail import render as mail_render

@@ -18,7 +18,7 @@ from service.mail import subjects
 from service.mail.outbox import insert_mail
 from service.mail.render import is_view
 from service.mail.talk import since_last_mail
-from service.render.links import base_url, never_mail_url, seat_url, unsubscribe_url
+from service.render.links import base_url, never_mail_url, unsubscribe_url
 from service.store import tokens
 from service.store.models import GameRow, SeatRow
 
@@ -163,18 +163,15 @@ def new_link(s, game: GameRow, seat: SeatRow) -> None:
     send(s, game, seat, "notice", message=message)
 
 
-def links(s, entries: list[tuple[GameRow, SeatRow]]) -> None:
-    """"Mail me my links": one mail listing the address's games, queued as an intent like every
-    other mail (the request only writes the row; the sender renders it)."""
-    first_game, first_seat = entries[0]
-    lang = first_seat.lang or DEFAULT
-    items = [{"title": g.title if lang == DEFAULT else _title_in(s, g, lang), "status": g.status,
-              "url": seat_url(tokens.seat_token(r.token_salt))} for g, r in entries]
+def links(s, seat: SeatRow, url: str, days: float) -> None:
+    """"Mail me my links" (issue 31.4): one mail with one signed link to the page of the address's
+    games (`play.my_games`), valid `days` days, queued as an intent like every other mail."""
+    lang = seat.lang or DEFAULT
     with speaking(lang):
-        subject = _("Your SKYJO links")
-    insert_mail(s, to_addr=first_seat.email, to_name=first_seat.name, subject=subject,
-                template="links", context=_plain({"items": items, "base": base_url(), "lang": lang}),
-                thread_key=f"links-{first_seat.email.lower()}")
+        subject = _("Your SKYJO games")
+    insert_mail(s, to_addr=seat.email, to_name=seat.name, subject=subject,
+                template="links", context=_plain({"url": url, "days": round(days), "base": base_url(), "lang": lang}),
+                thread_key=f"links-{seat.email.lower()}")
 
 
 def digest(s, address: str, to_name: str, games: list[dict], *, now: datetime | None = None,

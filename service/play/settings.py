@@ -1,14 +1,12 @@
-"""What a player sets for a seat: a new link (token rotation), the mail preference, "mail me my
-links", vacations (the seat's deadlines paused) and the host's "play for them now". Each counts as
-the player acting (the computer stops playing for them) and mirrors into the clock's seat row."""
+"""What a player sets for a seat: a new link (token rotation), the mail preference, vacations (the
+seat's deadlines paused) and the host's "play for them now". Each counts as the player acting (the computer stops playing for them) and mirrors into the clock's seat row."""
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
 
 from flask_babel import gettext as _
-from sqlalchemy import func
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from service.clock.deadlines import ClockError
 from service.clock.seats import (
@@ -57,21 +55,6 @@ def set_mail_pref(s: Session, token: str, pref: str, *, talk_mail: bool | None =
     clock_service.player_acted(s, game, seat)
     mirror_mail_pref(s, game, seat)
     return seat
-
-
-def mail_my_links(s: Session, email: str) -> int:
-    """Mail the address its active games' links. Returns how many games (never shown to the user)."""
-    email = email.strip()
-    rows = s.exec(select(SeatRow).where(func.lower(SeatRow.email) == email.lower(),
-                                        SeatRow.status != "declined")).all()
-    entries = []
-    for r in rows:
-        game = s.get(GameRow, r.game_id)
-        if game.status in {"inviting", "active", "finished"}:
-            entries.append((game, r))
-    if entries:
-        mails.links(s, entries)
-    return len(entries)
 
 
 def _owned(s: Session, token: str) -> tuple[SeatRow, GameRow]:

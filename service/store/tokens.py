@@ -132,3 +132,45 @@ def looks_like_token(token: str) -> bool:
 
 def new_game_id() -> str:
     return secrets.token_hex(6)
+
+
+# "my games" (issue 31.4): one signed, expiring link to the page of an address's games, mailed by
+# "mail me my links". It names a seat of the address (and a hash of the address, so a corrected or
+# forgotten address ends it), never the address itself; itsdangerous signs it with SECRET_KEY.
+MY_GAMES_SALT = "skyjo-my-games"
+
+
+class LinkExpired(Exception):
+    """A genuine "my games" link older than its lifetime."""
+
+
+def _my_games_signer():
+    from itsdangerous import URLSafeTimedSerializer
+
+    return URLSafeTimedSerializer(str(current_app.config["SECRET_KEY"]), salt=MY_GAMES_SALT)
+
+
+def _address_mark(email: str) -> str:
+    return hashlib.sha256(email.strip().lower().encode()).hexdigest()[:16]
+
+
+def my_games_token(seat_id: int, email: str) -> str:
+    return _my_games_signer().dumps([seat_id, _address_mark(email)])
+
+
+def my_games_seat(signed: str, max_age_s: float, email_of) -> int | None:
+    """The seat id a "my games" link names, if its signature holds and `email_of(seat_id)` (the
+    seat's address now) is the address it was made for; None: forged or no longer that address's.
+    LinkExpired: genuine but too old."""
+    from itsdangerous import BadSignature, SignatureExpired
+
+    try:
+        seat_id, mark = _my_games_signer().loads(signed, max_age=max_age_s)
+    except SignatureExpired as exc:
+        raise LinkExpired() from exc
+    except (BadSignature, ValueError, TypeError):
+        return None
+    if not isinstance(seat_id, int) or not isinstance(mark, str):
+        return None
+    email = email_of(seat_id)
+    return seat_id if email and hmac.compare_digest(_address_mark(email), mark) else None

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import re
 
-TOKEN_PATH = re.compile(r"(/s/|/watch/[0-9a-f]+/)[A-Za-z0-9_-]{8,}")
+TOKEN_PATH = re.compile(r"(/s/|/me/|/watch/[0-9a-f]+/)[A-Za-z0-9_.-]{8,}")  # /me/: issue 31.4's signed link
 
 
 def redact(text: str) -> str:

@@ -12,7 +12,7 @@ from flask_wtf.csrf import CSRFError
 from service import i18n
 from service.clock.zones import zone_groups
 from service.mail.sender import wake_background_sender
-from service.play import board, clock_service, games, lookups, moves, settings, talk
+from service.play import board, clock_service, games, lookups, moves, my_games, settings, talk
 from service.play.errors import Conflict, Invalid, NotFound
 from service.render.action_moves import pick_highlight
 from service.render.links import move_path, seat_path, watch_path
@@ -111,7 +111,7 @@ def links():
         address = form.email.data.strip().lower()
         if ratelimit.allow("links-to", current_app.config["LINKS_RECIPIENT_RATE_LIMIT"], key=address):
             with transaction(write=True) as s:
-                settings.mail_my_links(s, form.email.data)
+                my_games.mail_my_links(s, form.email.data)
         time.sleep(max(0.0, current_app.config["LINKS_ANSWER_SECONDS"] - (time.monotonic() - started)))
         return render_template("message.html", title=_("Check your mail"), status=200, message=_(
             "If that address plays in any game here, we have sent it the links."))
