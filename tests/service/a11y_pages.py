@@ -5,7 +5,7 @@ client) gets at that moment; tests/service/test_accessibility.py loads it into c
 
 Kinds of page: start, /new, /links, the invitation (accept) page, the board in the opening, on a
 turn (draw), with a drawn card to place, while waiting, at a round's end and at the game's end,
-SKYJO Action's two-step picks, the Confirm page, the mail settings, the vacation box (on every
+SKYJO Action's two-step picks, the Confirm page, the mail settings, the page of an address's games, the vacation box (on every
 board of a game with deadlines), the spectator page, the dev mailbox and the error pages. Kinds of
 mail: every template a game sends, the answer to a reply and "mail me my links"."""
 
@@ -85,7 +85,7 @@ def collect(app, variant: str, langs: tuple[str, str], *, seed: int = 30, target
         lang = LANGS[addr]
         pages[f"board-game-end-{lang}"] = client.get(path).text
         pages[f"settings-{lang}"] = client.get(path + "/prefs").text
-    _extra_mails(app, client, mails, LANGS)
+    _extra_mails(app, client, mails, LANGS, pages)
     from service.render.links import watch_path
 
     with app.app_context():
@@ -116,8 +116,9 @@ def _picks(client, html: str, lang: str, pages: dict[str, str]) -> None:
         pages[f"action-{step}-{lang}"] = html
 
 
-def _extra_mails(app, client, mails: dict[str, str], LANGS: dict[str, str]) -> None:
-    """The answer to a reply (the game is over: not applied) and "mail me my links"."""
+def _extra_mails(app, client, mails: dict[str, str], LANGS: dict[str, str], pages: dict[str, str]) -> None:
+    """The answer to a reply (the game is over: not applied) and "mail me my links", and the page of
+    the address's games its one link opens (issue 31.4: the game over, with its results)."""
     from service.play import reply_service
     from tests.service.test_reply_service import latest_reply_mail, reply_to
 
@@ -131,3 +132,6 @@ def _extra_mails(app, client, mails: dict[str, str], LANGS: dict[str, str]) -> N
         key = f"mail-{m.template}-{LANGS[m.to_addr]}"
         if m.html_body:
             mails.setdefault(key, m.html_body)
+        if m.template == "links":
+            me = next(p for p in h.links_of(m) if p.startswith("/me/"))
+            pages.setdefault(f"my-games-{LANGS[m.to_addr]}", client.get(me).text)

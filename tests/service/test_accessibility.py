@@ -84,7 +84,7 @@ def test_issue30_every_page_and_mail_passes_axe_wcag22_aa_at_390_and_1280_px(doc
     expected = {"board-opening", "board-draw", "board-place", "board-waiting", "board-round-end",
                 "board-game-end", "confirm", "settings", "spectator", "start", "new", "links", "accept",
                 "error-404", "error-bad-move", "mail-invitation", "mail-turn", "mail-game_over", "mail-round_over",
-                "mail-links", "mail-answer"}
+                "mail-links", "mail-answer", "my-games"}
     for lang in ("en", "de"):
         for kind in expected:
             assert any(k.endswith(f":{kind}-{lang}") for k in documents), (

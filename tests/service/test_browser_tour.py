@@ -359,6 +359,19 @@ def test_a_classic_game_and_an_action_round_page_by_page_at_1280_and_390_px(live
         _click_to(tour.wide, tour.wide.get_by_role("link", name=re.compile("final page")), re.compile(r"/s/"))
         assert "Final standings" in tour.wide.inner_text("body")
 
+        # ---- "mail me my links": one link to the page of Bo's games (issue 31.4), its rematch button
+        tour.wide.goto(base + "/links")
+        tour.wide.fill("#email", "bo@example.com")
+        _click_to(tour.wide, tour.wide.get_by_role("button", name="Mail me my links"), re.compile(r"/links$"))
+        links = tour.wait_mail("bo@example.com", lambda m: m.subject == "Your SKYJO games", "my games link")
+        tour.shoot_mail("mail-links", links)
+        _click_to(tour.wide, tour.wide.get_by_role("link", name="Open my games"), re.compile(r"/me/"))
+        assert tour.wide.locator(f"#finished-{gid}").count() == 1
+        tour.shoot("page-my-games")
+        _click_to(tour.wide, tour.wide.locator(f"li[data-game='{gid}'] button[data-action=rematch]"),
+                  re.compile(r"/s/"))
+        assert "Rematch!" in tour.wide.inner_text("body")
+
         # ---- one SKYJO Action round (target 1: the game ends with it), 2 players
         action_players = (("Ann", "ann2@example.com"), ("Bo", "bo2@example.com"))
         gid = _new_game(tour, action_players, variant="action", target=1)
@@ -372,7 +385,7 @@ def test_a_classic_game_and_an_action_round_page_by_page_at_1280_and_390_px(live
           f"screenshots: {' '.join(tour.shots)}")
     for name in ("page-new", "page-invitation", "page-board-opening", "page-board-drawn", "page-confirm",
                  "page-round-over", "page-game-over", "page-action-board", "mail-invitation", "mail-turn",
-                 "mail-round-over", "mail-game-over", "mail-action-turn"):
+                 "mail-round-over", "mail-game-over", "mail-action-turn", "mail-links", "page-my-games"):
         for width in (DESKTOP, PHONE):
             assert (ARTIFACTS / f"{name}-{width}.png").stat().st_size > 1000, name
 
