@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import html
 import re
+
+import markupsafe
 from dataclasses import dataclass
 
 from sqlalchemy import delete, func, or_
@@ -62,7 +64,8 @@ class Scrubber:
         forms = {}
         for old, new in words.items():
             forms[old.casefold()] = new
-            forms[html.escape(old).casefold()] = html.escape(new)
+            for escape in (html.escape, lambda t: str(markupsafe.escape(t))):  # as Python, as Jinja escapes
+                forms[escape(old).casefold()] = escape(new)
         self._new = forms
         alternatives = sorted(forms, key=len, reverse=True)
         self._re = re.compile(r"(?<!\w)(" + "|".join(re.escape(a) for a in alternatives) + r")(?!\w)",

@@ -131,6 +131,11 @@ def test_every_mail_and_page_is_free_of_english_in_every_language(app, client) -
         check(f"mail {m.template} (text)", LANG_OF[m.to_addr], m.text_body)
         check(f"mail {m.template} (html)", LANG_OF[m.to_addr], m.html_body or "")
         check(f"mail {m.template} (subject)", LANG_OF[m.to_addr], m.subject)
+        if m.template == "links":  # its one link: the page of the address's games (issue 31.4)
+            me = next(p for p in h.links_of(m) if p.startswith("/me/"))
+            check("my games page", LANG_OF[m.to_addr], client.get(me).text)
+            lang = {"Accept-Language": LANG_OF[m.to_addr]}
+            check("my games page, a bad link", LANG_OF[m.to_addr], client.get(me + "x", headers=lang).text)
     with app.app_context(), db.transaction() as s:
         kinds = {m.template for m in s.exec(select(OutboxMail))}
     assert {"invitation", "created", "notice", "turn", "game_over", "answer", "links"} <= kinds
