@@ -26,10 +26,9 @@ from __future__ import annotations
 
 import html
 import re
-
-import markupsafe
 from dataclasses import dataclass
 
+import markupsafe
 from sqlalchemy import delete, func, or_
 from sqlmodel import Session, select
 
