@@ -192,3 +192,36 @@ def test_a_post_with_a_bad_link_changes_nothing(app, client, path):
     r = client.post("/me/forged.link.here" + path, data={"csrf_token": token, "days": "3", "mail_pref": "off",
                                                            "lang": "en"})
     assert r.status_code == 404 and 'action="/links"' in r.text
+
+
+def test_pause_pressed_at_once_in_three_tabs_is_one_vacation_per_game(app, client):
+    """Three presses at the same moment (and a settings save beside them): every game locked in
+    the same order, each press replaces the one before, so each game has one 7-day vacation."""
+    import threading
+
+    a, _ = start(app, seed="a")
+    b, _ = start(app, ("Cy", "cy@example.com"), ("Bo", "bo@example.com"), seed="b")
+    link = my_link(app, client, "bo@example.com")
+    presses = [(link + "/pause", {"days": "7"})] * 3 + [(link + "/settings", {"mail_pref": "off", "lang": "de"})]
+    prepared = []
+    for action, data in presses:
+        tab = app.test_client()
+        prepared.append((tab, action, {"csrf_token": h.form_csrf(tab.get(link).text, action), **data}))
+    barrier, codes = threading.Barrier(len(prepared)), []
+
+    def press(tab, action, data):
+        barrier.wait()
+        codes.append(tab.post(action, data=data).status_code)
+
+    threads = [threading.Thread(target=press, args=p) for p in prepared]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert codes == [303] * 4
+    with app.app_context(), db.transaction() as s:
+        for game_id in (a, b):
+            clock = s.get(SeatClock, (game_id, 1))
+            assert 7 * 86400 - 60 <= clock.vacation_used_s <= 7 * 86400 + 60, clock
+        assert {(r.mail_pref, r.lang) for r in s.exec(select(SeatRow).where(SeatRow.email == "bo@example.com"))} == {
+            ("off", "de")}
