@@ -37,12 +37,8 @@ def backup(url: str, path: Path) -> str:
         raise BackupError(f"{path} exists; choose a new file")
     u = make_url(url)
     if u.get_backend_name() == "sqlite":
-        source = _sqlite_file(u)
-        with sqlite3.connect(f"file:{source}?mode=ro", uri=True) as src, sqlite3.connect(path) as dst:
-            src.backup(dst)
-        src.close()
-        dst.close()
-        return f"backed up {source} to {path} (SQLite online backup)"
+        _sqlite_copy(f"file:{_sqlite_file(u)}?mode=ro", str(path))
+        return f"backed up {u.database} to {path} (SQLite online backup)"
     if u.get_backend_name() == "postgresql":
         _run([_tool("pg_dump"), "--format=custom", "--no-owner", f"--file={path}", *_schema_args(u), _libpq(u)])
         return f"backed up {u.database} to {path} (pg_dump, custom format)"
@@ -68,14 +64,27 @@ def restore(url: str, path: Path, *, force: bool = False) -> str:
                           "(and stop the service first)")
     if backend == "sqlite":
         target = _sqlite_file(u, must_exist=False)
-        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as src, sqlite3.connect(target) as dst:
-            src.backup(dst)
-        src.close()
-        dst.close()
+        _sqlite_copy(f"file:{path}?mode=ro", str(target))
         return f"restored {target} from {path}"
     _run([_tool("pg_restore"), "--clean", "--if-exists", "--no-owner", "--single-transaction",
           *_schema_args(u), f"--dbname={_libpq(u)}", str(path)])
     return f"restored {u.database} from {path}"
+
+
+def _sqlite_copy(source_uri: str, target: str) -> None:
+    """SQLite's online backup API: every page of `source_uri` into `target`, consistently."""
+    try:
+        src = sqlite3.connect(source_uri, uri=True)
+        try:
+            dst = sqlite3.connect(target)
+            try:
+                src.backup(dst)
+            finally:
+                dst.close()
+        finally:
+            src.close()
+    except (sqlite3.Error, OSError) as exc:
+        raise BackupError(f"{target}: {exc}") from None
 
 
 def _games(url: str) -> int:

@@ -224,3 +224,9 @@ def test_backup_and_restore_round_trip(app, run, tmp_path):
     with app.app_context(), db.transaction() as s:
         assert [g.id for g in s.exec(select(GameRow))] == [first]
         assert s.get(GameRow, second) is None
+
+
+@pytest.mark.parametrize("db_url", ["sqlite"], indirect=True)
+def test_backup_into_a_missing_folder_is_exit_2(app, run, tmp_path):
+    code, _, err = run("backup", str(tmp_path / "no-such-folder" / "skyjo.backup"))
+    assert code == 2 and "unable to open" in err
