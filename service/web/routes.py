@@ -114,7 +114,7 @@ def links():
                 my_games.mail_my_links(s, form.email.data)
         time.sleep(max(0.0, current_app.config["LINKS_ANSWER_SECONDS"] - (time.monotonic() - started)))
         return render_template("message.html", title=_("Check your mail"), status=200, message=_(
-            "If that address plays in any game here, we have sent it the links."))
+            "If that address plays in any game here, we have sent it a link to the page of its games."))
     status = 400 if request.method == "POST" else 200
     return render_template("links.html", form=form), status
 
