@@ -225,3 +225,16 @@ def test_pause_pressed_at_once_in_three_tabs_is_one_vacation_per_game(app, clien
             assert 7 * 86400 - 60 <= clock.vacation_used_s <= 7 * 86400 + 60, clock
         assert {(r.mail_pref, r.lang) for r in s.exec(select(SeatRow).where(SeatRow.email == "bo@example.com"))} == {
             ("off", "de")}
+
+
+def test_nasty_input_on_a_genuine_link_is_a_4xx_never_a_500(app, client):
+    start(app)
+    link = my_link(app, client, "bo@example.com")
+    for nasty in ("\x00", "a" * 3000, "😀", "-1", "99999999999", "%FF", "<script>"):
+        for action, data in (("/pause", {"days": nasty}), ("/settings", {"mail_pref": nasty, "lang": "en"}),
+                             ("/settings", {"mail_pref": "every", "lang": nasty})):
+            r = h.post_form(client, link + action, data, page_path=link)
+            assert r.status_code == 400, (action, nasty, r.status_code)
+        assert client.get(f"/me/{nasty}").status_code == 404
+    with app.app_context(), db.transaction() as s:
+        assert {(r.mail_pref, r.lang) for r in s.exec(select(SeatRow))} == {("every", "en")}
