@@ -21,6 +21,7 @@ from service.store.bounce_models import BOUNCE, NEVER, MailBlockRow, address_has
 from service.store.outbox_models import OutboxMail, utcnow
 
 ENDED_AS = {BOUNCE: "undeliverable", NEVER: "suppressed"}
+OPERATOR = "blocked by the operator"  # the detail of `skyjo-pbem block` (a "never" the address did not ask for)
 _NO_ADDRESS = re.compile(r"[^\s<>]+@[^\s<>]+")
 
 
@@ -29,6 +30,10 @@ def reason_of(s: Session, address: str) -> str | None:
     if not address:
         return None
     return s.exec(select(MailBlockRow.reason).where(MailBlockRow.address_hash == address_hash(address))).first()
+
+
+def _detail_of(s: Session, address: str) -> str | None:
+    return s.exec(select(MailBlockRow.detail).where(MailBlockRow.address_hash == address_hash(address))).first()
 
 
 def block(s: Session, address: str, reason: str, detail: str = "") -> bool:
@@ -89,6 +94,9 @@ def check_invited(s: Session, addresses: list[str]) -> None:
     kept), and give one that bounced another chance."""
     for address in addresses:
         reason = reason_of(s, address)
+        if reason == NEVER and _detail_of(s, address) == OPERATOR:
+            raise Invalid(_("%(email)s cannot be invited to games here. Please invite someone else.",
+                            email=address))
         if reason == NEVER:
             raise Invalid(_("%(email)s asked for no mail from this service. Please invite someone else.",
                             email=address))

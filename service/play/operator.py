@@ -21,7 +21,6 @@ from service.store.models import GameRow
 from service.store.outbox_models import OutboxMail, utcnow
 
 ADDRESS = re.compile(r"[^\s<>@]+@[^\s<>@]+")
-OPERATOR_BLOCK = "blocked by the operator"  # the block list's detail for `skyjo-pbem block`
 HEARTBEAT_TABLE = "worker_heartbeat"  # issue 31.2 (the workers' table); absent: the status says n/a
 
 
@@ -91,7 +90,7 @@ def block(s: Session, text: str) -> tuple[str, bool]:
     /new refuses it as a player or host (the block list's "never", `play.blocklist`). Returns the
     address and whether it was not blocked so before."""
     address = address_of(text)
-    return address, blocklist.block(s, address, NEVER, OPERATOR_BLOCK)
+    return address, blocklist.block(s, address, NEVER, blocklist.OPERATOR)
 
 
 def unblock(s: Session, text: str) -> tuple[str, str | None]:

@@ -16,6 +16,7 @@ from service.cli import main
 from service.mail.delivery import deliver_due
 from service.mail.transport import DevTransport
 from service.play import games, moves, talk
+from service.play.errors import Invalid
 from service.play.lookups import load_engine_game
 from service.store import db, tokens
 from service.store.bounce_models import MailBlockRow
@@ -91,7 +92,7 @@ def test_block_and_unblock_one_address(app, run):
     assert run("block", "Zed@Example.com")[0] == 0
     with app.app_context(), db.transaction() as s:
         assert [r.reason for r in s.exec(select(MailBlockRow))] == ["never"]
-        with pytest.raises(Exception, match="no mail"):  # /new refuses it (the block list's one path)
+        with pytest.raises(Invalid, match="cannot be invited to games here"):  # /new refuses it (one path)
             games.create_game(s, host_name="Ann", host_email="ann@example.com", players=[("Zed", "zed@example.com")])
     code, out, _ = run("block", "zed@example.com")
     assert code == 0 and "already" in out
