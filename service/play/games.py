@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from flask_babel import gettext as _
-from sqlalchemy import func
+from sqlalchemy import func, update
 from sqlmodel import Session, select
 
 import engine
@@ -22,6 +22,8 @@ from service.play.errors import Conflict, Forbidden, Invalid, NotFound
 from service.play.lookups import lock_game, seat_by_token, seats_of
 from service.store import tokens
 from service.store.models import GameRow, MoveRow, SeatRow, utcnow
+from service.store.outbox_models import OutboxMail
+from service.store.outbox_models import utcnow as outbox_now
 from service.words.sentences import say
 
 MAX_PLAYERS = 8
@@ -270,9 +272,12 @@ def operator_cancel(s: Session, game_id: str) -> tuple[GameRow, bool]:
 
 
 def _cancelled(s: Session, game: GameRow, told: list[SeatRow], message) -> None:
-    """The one way a game is cancelled: its status, and a notice to each of `told` who did not decline."""
+    """The one way a game is cancelled: its status, its mails not sent yet dropped (an invitation
+    or a turn of a game that is no more), and a notice to each of `told` who did not decline."""
     game.status = "cancelled"
     game.updated_at = utcnow()
+    s.connection().execute(update(OutboxMail).where(OutboxMail.game_ref == game.id, OutboxMail.sent_at.is_(None))
+                           .values(sent_at=outbox_now(), transport="dropped", claimed_until=None, claimed_by=None))
     for r in told:
         if r.status != "declined":
             mails.notice(s, game, r, message)

@@ -134,6 +134,8 @@ def test_resend_is_a_new_delivery_in_the_same_thread(app, run):
 def test_cancel_a_running_game_tells_its_players(app, run):
     game_id, _toks = dealt_game(app)
     before = mails(app)[-1].id
+    unsent = [m.id for m in mails(app) if m.sent_at is None and m.game_ref == game_id]
+    assert unsent  # the deal's turn mails, not sent yet
     code, out, _ = run("cancel", game_id)
     assert code == 0 and "cancelled" in out
     with app.app_context(), db.transaction() as s:
@@ -142,6 +144,8 @@ def test_cancel_a_running_game_tells_its_players(app, run):
     told = mails(app, before)
     assert sorted(m.to_addr for m in told) == ["ann@example.com", "bo@example.com"]
     assert all("operator cancelled the game" in m.text_body for m in told)
+    with app.app_context(), db.transaction() as s:  # the turn mails of a cancelled game never go out
+        assert {s.get(OutboxMail, i).transport for i in unsent} == {"dropped"}
     code, out, _ = run("cancel", game_id)
     assert code == 0 and "already" in out and not mails(app, told[-1].id)
     code, _, err = run("cancel", "0123abcd")
