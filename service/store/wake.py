@@ -13,6 +13,7 @@ workers sweep at their interval (the clock inside `serve` is woken in its proces
 from __future__ import annotations
 
 import logging
+import os
 import threading
 from collections.abc import Callable
 
@@ -24,6 +25,7 @@ log = logging.getLogger(__name__)
 
 CHANNEL = "skyjo_wake"
 _SENT = "skyjo_wake_sent"
+APPLICATION_NAME = "skyjo-pbem wake"  # the LISTEN connection in pg_stat_activity, with the pid
 _NOTIFY = text("SELECT pg_notify(:channel, '')")
 
 
@@ -75,7 +77,8 @@ class Listener:
 
         while not self._stop.is_set():
             try:
-                with psycopg.connect(self.conninfo, autocommit=True, connect_timeout=5) as conn:
+                with psycopg.connect(self.conninfo, autocommit=True, connect_timeout=5,
+                                     application_name=f"{APPLICATION_NAME} {os.getpid()}") as conn:
                     conn.execute(f"LISTEN {CHANNEL}")
                     self.listening.set()
                     self._wake()
