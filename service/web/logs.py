@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Mapping
 
 TOKEN_PATH = re.compile(r"(/s/|/watch/[0-9a-f]+/)[A-Za-z0-9_-]{8,}")
 
@@ -22,7 +23,9 @@ class RedactTokens(logging.Filter):
     """Request and error log lines without seat or spectator tokens."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if record.args:
+        if isinstance(record.args, Mapping):  # `%(name)s` formats, e.g. gunicorn's access log (issue 31.1)
+            record.args = {k: redact(a) if isinstance(a, str) else a for k, a in record.args.items()}
+        elif record.args:
             args = record.args if isinstance(record.args, tuple) else (record.args,)
             record.args = tuple(redact(a) if isinstance(a, str) else a for a in args)
         if isinstance(record.msg, str):
