@@ -42,6 +42,7 @@ _lock = threading.Lock()
 _in_process: BackgroundScheduler | None = None
 _worker = None  # the BlockingScheduler of `skyjo-pbem worker` (`worker_scheduler`)
 _wake = threading.Event()  # a wake-up came: the in-process job sweeps (again) at once
+_sweeping = threading.Event()  # the job is in a sweep now
 MAX_WAKE_SWEEPS = 20  # sweeps one run of the job makes at most while wake-ups keep coming
 
 
@@ -55,6 +56,8 @@ def wake_in_process() -> None:
     if sched is None or not sched.running:
         return
     _wake.set()
+    if _sweeping.is_set():  # the running job sweeps again when it ends (no "skipped" run and warning)
+        return
     try:
         sched.modify_job(JOB_ID, next_run_time=datetime.now(UTC))
     except JobLookupError:  # shutting down
@@ -67,8 +70,10 @@ def _sweeping_while_woken(job: Callable) -> Callable:
     def run():
         report = None
         for _sweep in range(MAX_WAKE_SWEEPS):
+            _sweeping.set()
             _wake.clear()
             report = job()
+            _sweeping.clear()  # a wake-up from now on reschedules the job; one before it is seen here
             if not _wake.is_set():
                 break
         return report

@@ -153,18 +153,24 @@ class Mails:
     def __init__(self, sink: SmtpServer, base: str):
         self.sink = sink
         self.link = re.compile(re.escape(base) + r"(/[^\s\"'<>]+)")
+        self.read: list[tuple[list[str], EmailMessage]] = []  # each received mail parsed once
+        self.found: dict[int, list[str]] = {}  # its links
 
     def to(self, address: str) -> list[EmailMessage]:
-        return [r.message for r in list(self.sink.received) if address in r.rcpt_tos]
+        for r in self.sink.received[len(self.read):]:
+            self.read.append((r.rcpt_tos, r.message))
+        return [message for rcpt_tos, message in self.read if address in rcpt_tos]
 
     def text_of(self, message: EmailMessage) -> str:
         return message.get_body(preferencelist=("plain",)).get_content()
 
     def links(self, message: EmailMessage) -> list[str]:
         """Every link of the mail, text and HTML part (where the move buttons are)."""
-        html = message.get_body(preferencelist=("html",))
-        found = self.link.findall(self.text_of(message) + (html.get_content() if html is not None else ""))
-        return list(dict.fromkeys(link.replace("&amp;", "&") for link in found))
+        if id(message) not in self.found:  # (read once per mail; `self.read` keeps each message alive)
+            html = message.get_body(preferencelist=("html",))
+            found = self.link.findall(self.text_of(message) + (html.get_content() if html is not None else ""))
+            self.found[id(message)] = list(dict.fromkeys(link.replace("&amp;", "&") for link in found))
+        return self.found[id(message)]
 
 
 class Play:
