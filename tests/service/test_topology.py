@@ -35,6 +35,7 @@ import pytest
 from sqlalchemy import func, select, text
 
 import engine
+from service.render.links import texts_of_slug
 from service.store.clock_models import Deadline
 from service.store.db import make_engine
 from service.store.models import GameRow, MoveRow, SeatRow
@@ -180,6 +181,7 @@ class Play:
         self.eng, self.web, self.mails, self.inbound_port, self.game_id = eng, web, mails, inbound_port, game_id
         self.rng = random.Random(31)
         self.applied: list[tuple[int, int, str]] = []  # (seat, its moves before, via) of every step made
+        self.made: Counter[int] = Counter()  # move rows each person's steps made
 
     def state(self) -> tuple[GameRow, engine.Game | None, dict[int, str]]:
         with self.eng.connect() as conn:
@@ -219,17 +221,18 @@ class Play:
             fields = h.confirm_fields(page.text)
             r = self.web.post(action, fields)
             assert r.status_code == 303, r.text[-2000:]
-            again = self.web.post(action, fields) if n % 4 == 0 else None  # a double click
+            if n % 4 == 0:  # a double click: answered, not applied
+                assert self.web.post(action, fields).status_code < 500
+            steps = len(texts_of_slug(link.split("?")[0].rsplit("/", 1)[1]))
+            assert self.moves_of(seat) - before == steps, f"{link} applied {self.moves_of(seat) - before} moves"
         else:
             raw = self._reply(message, h.random_reply_plan(g, seat, self.rng), emails[seat])
             self._send(raw, message["Reply-To"])
-            again = None
-        wait_for(f"seat {seat}'s move in {decision}", lambda: self.moves_of(seat) > before)
-        if via == "reply" and n % 2 == 0:
-            self._send(raw, message["Reply-To"])  # the same reply delivered twice: read once
-        if again is not None:
-            assert again.status_code < 500, again.text[-2000:]
+            wait_for(f"seat {seat}'s reply in {decision}", lambda: self.moves_of(seat) > before)
+            if n % 2 == 0:
+                self._send(raw, message["Reply-To"])  # the same reply delivered twice: read once
         self.applied.append((seat, before, via))
+        self.made[seat] += self.moves_of(seat) - before
         return True
 
     def moves_of(self, seat: int) -> int:
@@ -268,6 +271,16 @@ def quiet(eng) -> bool:
         deadlines = conn.execute(select(func.count()).where(
             d.fired_at.is_(None), (d.next_at <= now) | (d.claimed_until > now))).scalar()
     return mails == 0 and deadlines == 0
+
+
+def pids_serving(base: str, access_log: Path) -> set[str]:
+    """Two /readyz at once, then the gunicorn workers that answered /readyz so far (access log)."""
+    threads = [threading.Thread(target=Browser(base).get, args=("/readyz",)) for _ in (0, 1)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    return set(re.findall(r"^<(\d+)> GET /readyz", access_log.read_text(), re.M)) if access_log.exists() else set()
 
 
 def links_limit_is_shared(web_base: str, access_log: Path) -> tuple[int, set[str]]:
@@ -328,6 +341,7 @@ def test_the_procfile_topology_plays_a_game_through_kills(tmp_path):
                 return False
         wait_for("/readyz to answer 200", ready, timeout=60, every=0.1)
         gunicorn_workers = wait_for("2 gunicorn workers", lambda: len(children(web.pid)) == 2 and children(web.pid))
+        wait_for("both gunicorn workers to answer", lambda: len(pids_serving(base, access_log)) == 2, timeout=30)
 
         # 31.5: the /links limit (5 per minute per client) counts across both gunicorn workers
         passed, pids = links_limit_is_shared(base, access_log)
@@ -371,6 +385,8 @@ def test_the_procfile_topology_plays_a_game_through_kills(tmp_path):
         assert {s for s, _d, _v in play.applied} == set(people)
         assert {v for _s, _d, v in play.applied} == {"link", "reply"}
         assert len(set(play.applied)) == len(play.applied), "a step of the test was not waited for"
+        # no move of a person but those of their steps: a double click or a reply read twice adds none
+        assert Counter(r.seat for r in rows if r.seat in people) == play.made
         assert any(r.seat not in people for r in rows), "the computer seat never moved"
         # every mail sent once: what the sink got is what the outbox marked sent, each once
         wait_for("the outbox to be empty", lambda: quiet(eng))
