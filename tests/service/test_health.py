@@ -152,3 +152,21 @@ def test_a_separate_worker_with_a_long_tick_plays_a_computer_seat_at_once():
             os.killpg(worker.pid, 15)
             worker.wait(timeout=20)
         drop()
+
+
+def test_a_rate_limit_store_that_does_not_answer_lets_requests_through(caplog):
+    """RATELIMIT_STORAGE_URI on a Redis that is down: /links still answers (a 500 would take the
+    page down with the store), and the log says the limit was not counted."""
+    from tests.service.helpers import csrf_of
+    from tests.service.smtp_fixture import free_port
+
+    app = create_app({"TESTING": True, "DATABASE_URL": "sqlite://", "SECRET_KEY": secrets.token_hex(32),
+                      "ENV_NAME": "development", "RATELIMIT_STORAGE_URI": f"redis://127.0.0.1:{free_port()}/0",
+                      "LINKS_ANSWER_SECONDS": 0})
+    with app.app_context():
+        db.create_all()
+    client = app.test_client()
+    token = csrf_of(client.get("/links").text)
+    r = client.post("/links", data={"csrf_token": token, "email": "nobody@example.org"})
+    assert r.status_code == 200
+    assert "rate limit store unavailable (ConnectionError)" in caplog.text
