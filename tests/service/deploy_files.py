@@ -6,6 +6,7 @@ from __future__ import annotations
 import configparser
 import re
 import shlex
+import time
 from pathlib import Path
 from string import Template
 
@@ -46,3 +47,15 @@ def unit_command(line: str) -> str:
 
 def env_file_names() -> list[str]:
     return [m.group(1) for m in re.finditer(r"^([A-Z][A-Z0-9_]*)=", (DEPLOY / "skyjo-pbem.env").read_text(), re.M)]
+
+
+def wait_for(what: str, check, timeout: float = 20.0, every: float = 0.05):
+    """Poll `check()` until it returns something true (and return that); fail with `what` after
+    `timeout` seconds. The topology tests wait with this, never with a fixed sleep."""
+    until = time.monotonic() + timeout
+    while True:
+        found = check()
+        if found:
+            return found
+        assert time.monotonic() < until, f"timed out waiting for {what}"
+        time.sleep(every)

@@ -41,7 +41,7 @@ from service.store.db import make_engine
 from service.store.models import GameRow, MoveRow, SeatRow
 from service.store.outbox_models import OutboxMail
 from tests.service import helpers as h
-from tests.service.deploy_files import ROOT, argv, procfile
+from tests.service.deploy_files import ROOT, argv, procfile, wait_for
 from tests.service.smtp_fixture import SmtpServer, free_port
 from tests.service.test_clock_support import pg_schema_url
 
@@ -51,17 +51,6 @@ BIN = Path(sys.executable).parent
 REDIS = shutil.which("redis-server") or "/usr/bin/redis-server"
 DOMAIN = "example.org"
 ANN, BO = f"ann@{DOMAIN}", f"bo@{DOMAIN}"
-
-
-def wait_for(what: str, check, timeout: float = 20.0, every: float = 0.05):
-    """Poll `check()` until it returns something true; fail with `what` after `timeout` seconds."""
-    until = time.monotonic() + timeout
-    while True:
-        found = check()
-        if found:
-            return found
-        assert time.monotonic() < until, f"timed out waiting for {what}"
-        time.sleep(every)
 
 
 class _NoRedirect(HTTPRedirectHandler):
