@@ -170,3 +170,14 @@ def test_a_rate_limit_store_that_does_not_answer_lets_requests_through(caplog):
     r = client.post("/links", data={"csrf_token": token, "email": "nobody@example.org"})
     assert r.status_code == 200
     assert "rate limit store unavailable (ConnectionError)" in caplog.text
+
+
+def test_readyz_says_database_when_the_database_does_not_answer():
+    from tests.service.smtp_fixture import free_port
+
+    app = create_app({"TESTING": True, "DATABASE_URL": f"postgresql+psycopg://postgres@127.0.0.1:{free_port()}/x",
+                      "SECRET_KEY": secrets.token_hex(32), "ENV_NAME": "development"})
+    client = app.test_client()
+    assert client.get("/healthz").status_code == 200  # liveness needs no database
+    r = client.get("/readyz")
+    assert r.status_code == 503 and r.json == {"ready": False, "failed": ["database"]}
