@@ -181,3 +181,12 @@ def test_readyz_says_database_when_the_database_does_not_answer():
     assert client.get("/healthz").status_code == 200  # liveness needs no database
     r = client.get("/readyz")
     assert r.status_code == 503 and r.json == {"ready": False, "failed": ["database"]}
+
+
+def test_readyz_on_a_database_that_was_never_migrated(app):
+    """Tables made without Alembic (no alembic_version): 'migrations', on SQLite and PostgreSQL (the
+    failed read must not spoil the rest of the transaction)."""
+    with app.app_context():
+        beat(factory(app), kind="worker", interval=30.0, sweep_s=0.0, name="w")
+    r = app.test_client().get("/readyz")
+    assert r.status_code == 503 and r.json["failed"] == ["migrations"]
