@@ -2,8 +2,9 @@
 
 `RedactTokens` masks the token part of `/s/<token>` and `/watch/<game>/<token>` paths in a log
 record's message and arguments (`/s/…`). `create_app` puts it on the app's logger (the error log
-names the request path) and `serve` on werkzeug's request log. Under gunicorn, keep its access log
-off (the default) or give it a format without the path (README, "Production").
+names the request path) and `serve` on werkzeug's request log; under gunicorn the logger class of
+gunicorn.conf.py (`gunicorn_log.RedactingLogger`) puts it on the error and the access log, whose
+records carry their arguments as a mapping (`%(r)s`).
 """
 
 from __future__ import annotations
