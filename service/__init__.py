@@ -18,7 +18,8 @@ babel = Babel()
 
 
 def env_config(instance_path: str) -> dict:
-    """The settings from environment variables. Development (the dev mailbox, a generated key) only
+    """The settings from environment variables (every one the service reads: deploy/skyjo-pbem.env
+    lists them, tests/service/test_deploy.py checks that). Development (the dev mailbox, a generated key) only
     when asked for: SKYJO_ENV=development, which `serve` sets on its embedded defaults; an app made
     by a WSGI server is in production unless told otherwise."""
     mail_url = os.environ.get("MAIL_URL") or None
@@ -39,6 +40,22 @@ def env_config(instance_path: str) -> dict:
         # retention (issue 29, `skyjo-pbem prune`): a sent mail's body and links, a finished game's mails
         "MAIL_KEEP_DAYS": float(os.environ.get("MAIL_KEEP_DAYS") or 14),
         "GAME_KEEP_DAYS": float(os.environ.get("GAME_KEEP_DAYS") or 30),
+        # a turn mail for a decision its player is looking at on the board (they just moved there) waits
+        # this long and goes only if the decision is still open then (issue 15.2); 0: never held
+        "MAIL_HOLD_MINUTES": float(os.environ.get("MAIL_HOLD_MINUTES") or 10),
+        # issue 29: soft failures (4xx, mailbox full) of one mail before its address counts as bouncing
+        "MAIL_SOFT_BOUNCE_LIMIT": int(os.environ.get("MAIL_SOFT_BOUNCE_LIMIT") or 12),
+        # issue 31: seconds between the clock's sweeps (`serve`, `worker`); PostgreSQL wakes them sooner
+        "CLOCK_INTERVAL": float(os.environ.get("CLOCK_INTERVAL") or 30),
+        # rate limits' counts: memory:// (per process) or redis://host:port shared by every process
+        "RATELIMIT_STORAGE_URI": os.environ.get("RATELIMIT_STORAGE_URI") or "memory://",
+        # /metrics answers only `Authorization: Bearer <METRICS_TOKEN>`; unset: /metrics is a 404
+        "METRICS_TOKEN": os.environ.get("METRICS_TOKEN") or None,
+        # /readyz fails when the oldest due mail or the oldest due deadline waits longer (seconds)
+        "READY_MAIL_AGE": float(os.environ.get("READY_MAIL_AGE") or 600),
+        "READY_DEADLINE_AGE": float(os.environ.get("READY_DEADLINE_AGE") or 600),
+        # issue 31.4: days the mailed "my games" link (/me/<signed>) stays good
+        "MY_GAMES_LINK_DAYS": float(os.environ.get("MY_GAMES_LINK_DAYS") or 7),
     }
 
 
@@ -84,13 +101,7 @@ def create_app(config: dict | None = None) -> Flask:
         SESSION_COOKIE_SAMESITE="Lax",
         LINKS_RATE_LIMIT="5 per minute;30 per day",  # per client address
         LINKS_RECIPIENT_RATE_LIMIT="3 per hour;6 per day",  # per address mailed
-        LINKS_ANSWER_SECONDS=0.25,
-        MY_GAMES_LINK_DAYS=float(os.environ.get("MY_GAMES_LINK_DAYS") or 7),  # the mailed "my games" link's life  # the answer's floor: a known address takes as long as an unknown one
-        # a turn mail for a decision its player is looking at on the board (they just moved there) waits
-        # this long and goes only if the decision is still open then (issue 15.2); 0: never held
-        MAIL_HOLD_MINUTES=float(os.environ.get("MAIL_HOLD_MINUTES") or 10),
-        # issue 29: soft failures (4xx, mailbox full) of one mail before its address counts as bouncing
-        MAIL_SOFT_BOUNCE_LIMIT=int(os.environ.get("MAIL_SOFT_BOUNCE_LIMIT") or 12),
+        LINKS_ANSWER_SECONDS=0.25,  # the answer's floor: a known address takes as long as an unknown one
         NEW_GAME_RATE_LIMIT="10 per hour;30 per day",  # /new per client address (each game mails people)
         NEW_GAME_HOST_RATE_LIMIT="10 per hour;20 per day",  # /new per host address
     )
@@ -128,11 +139,12 @@ def create_app(config: dict | None = None) -> Flask:
     csrf.init_app(app)
     ratelimit.init_app(app)
     i18n.init_app(app, babel)  # catalogues compiled when stale; a seat's language, else the browser's
-    from service.web import mail_pages, my_games_pages
+    from service.web import health, mail_pages, my_games_pages
 
     app.register_blueprint(web.bp)
     app.register_blueprint(mail_pages.bp)
     app.register_blueprint(my_games_pages.bp)  # /me/<signed>: an address's games (issue 31.4)
+    app.register_blueprint(health.bp)  # /healthz, /readyz, /metrics (issue 31.2)
     for endpoint in web.OWN_TOKEN_ENDPOINTS | mail_pages.OWN_TOKEN_ENDPOINTS:  # their own tokens (web.routes)
         csrf.exempt(app.view_functions[endpoint])
     from service.mail import render as mail_render

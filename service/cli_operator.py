@@ -42,11 +42,9 @@ def _in_transaction(args: argparse.Namespace, use_case, *, write: bool = True):
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    from service.play import operator
-    from service.store.outbox_models import utcnow
+    from service.play import health, operator
 
-    found = _in_transaction(args, operator.status, write=False)
-    print("\n".join(found.lines(utcnow())))
+    print("\n".join(operator.status_lines(_in_transaction(args, health.service_status, write=False))))
     return 0
 
 

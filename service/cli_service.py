@@ -11,8 +11,6 @@ import os
 import signal
 import sys
 
-from apscheduler.schedulers.blocking import BlockingScheduler
-
 from service import ROOT
 from service.clock import scheduler
 from service.web.logs import RedactTokens
@@ -48,7 +46,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from service.mail.sender import start_background_sender
 
     start_background_sender(app, use_reloader=args.debug)
-    scheduler.start_in_process(app, use_reloader=args.debug)  # the clock; not in the reloader's watcher
+    if scheduler.start_in_process(app, use_reloader=args.debug):  # the clock; not in the reloader's watcher
+        listen_for_wakeups(app)
     where = app.config["BASE_URL"]
     print(f"skyjo-pbem: serving on {where}  (database: {app.config['DATABASE_URL'].split('@')[-1]})",
           file=sys.stderr)
@@ -90,18 +89,38 @@ def cmd_export(args: argparse.Namespace) -> int:
 # `skyjo-pbem worker`
 
 
-def run_worker(database_url: str | None = None, interval: float = scheduler.DEFAULT_INTERVAL, *, once: bool = False,
+def listen_for_wakeups(app):
+    """On PostgreSQL: a thread that LISTENs for the NOTIFY of a transaction that made work due now
+    (`store.wake`) and wakes this process's clock and mail sender at once (issue 31.2). None on
+    SQLite (the interval alone)."""
+    from service.mail.sender import wake_background_sender
+    from service.store.wake import Listener, is_postgres
+
+    url = app.config["DATABASE_URL"]
+    if not is_postgres(url):
+        return None
+
+    def wake():
+        scheduler.wake_in_process()
+        wake_background_sender(app)
+
+    return Listener(url, wake).start()
+
+
+def run_worker(database_url: str | None = None, interval: float | None = None, *, once: bool = False,
                mail: bool = True, app=None, handlers=None) -> int:
     """`skyjo-pbem worker`: build the app (DATABASE_URL from the argument or the environment), tick
-    every `interval` seconds in the foreground (BlockingScheduler) and, unless `mail=False`, run the
-    outbox sender too. Any number of workers may run at once. `once=True`: one sweep, then return."""
+    every `interval` seconds (default CLOCK_INTERVAL) in the foreground (BlockingScheduler), woken
+    sooner on PostgreSQL (`listen_for_wakeups`), and, unless `mail=False`, run the outbox sender too.
+    Any number of workers may run at once. `once=True`: one sweep, then return."""
     if app is None:
         from service import create_app
 
         app = create_app({"DATABASE_URL": database_url} if database_url else None)
-    factory, handlers, context = scheduler._app_parts(app, handlers)
-    job = scheduler.with_reply_polling(app, scheduler.make_tick_job(factory, handlers, context=context))
+    interval = interval or float(app.config.get("CLOCK_INTERVAL") or scheduler.DEFAULT_INTERVAL)
     if once:
+        factory, handlers, context = scheduler._app_parts(app, handlers)
+        job = scheduler.with_reply_polling(app, scheduler.make_tick_job(factory, handlers, context=context))
         report = job()
         if mail:
             _send_mail_once(app)
@@ -111,14 +130,18 @@ def run_worker(database_url: str | None = None, interval: float = scheduler.DEFA
         from service.mail.sender import start_background_sender
 
         start_background_sender(app, use_reloader=False)
-    sched = scheduler._scheduler(BlockingScheduler, job, interval, app=app)  # and the daily prune
-    logging.getLogger(__name__).info("clock worker: ticking every %ss", interval)
+    sched = scheduler.worker_scheduler(app, handlers, interval=interval)  # and the daily prune
+    listener = listen_for_wakeups(app)
+    logging.getLogger(__name__).info("clock worker: ticking every %ss%s", interval,
+                                     ", woken by PostgreSQL NOTIFY" if listener else "")
     signal.signal(signal.SIGTERM, _exit_on_sigterm)
     try:
         sched.start()
     except (KeyboardInterrupt, SystemExit):
         pass
     finally:  # a clean stop (issue 20.8): nothing left claimed until a lease runs out
+        if listener is not None:
+            listener.stop()
         if sched.running:
             sched.shutdown(wait=True)  # the sweep in progress finishes its rows
         if mail:
@@ -160,7 +183,7 @@ def add_worker_command(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("worker", help="run the clock (deadlines, reminders, digests) and the mail "
                                              "sender; any number of workers may run at once")
     p.add_argument("--database-url", default=None, help="default: DATABASE_URL, else the instance SQLite file")
-    p.add_argument("--interval", type=float, default=scheduler.DEFAULT_INTERVAL, help="seconds between sweeps (30)")
+    p.add_argument("--interval", type=float, default=None, help="seconds between sweeps (default: CLOCK_INTERVAL, 30)")
     p.add_argument("--once", action="store_true", help="one sweep (and one mail run), then exit")
     p.add_argument("--no-mail", action="store_true", help="do not run the outbox sender in this process")
     p.set_defaults(func=cmd_worker)

@@ -22,7 +22,9 @@ from datetime import UTC, datetime, timedelta
 
 from apscheduler.jobstores.base import JobLookupError
 from apscheduler.schedulers.background import BackgroundScheduler
+from apscheduler.schedulers.blocking import BlockingScheduler
 
+from service.clock.heartbeat import beat
 from service.clock.tick import ClockHandlers, TickReport, tick
 
 log = logging.getLogger(__name__)
@@ -38,19 +40,24 @@ PRUNE_FIRST_AFTER = timedelta(minutes=1)  # not in the busy seconds of a start
 
 _lock = threading.Lock()
 _in_process: BackgroundScheduler | None = None
+_worker = None  # the BlockingScheduler of `skyjo-pbem worker` (`worker_scheduler`)
 _wake = threading.Event()  # a wake-up came: the in-process job sweeps (again) at once
+_sweeping = threading.Event()  # the job is in a sweep now
 MAX_WAKE_SWEEPS = 20  # sweeps one run of the job makes at most while wake-ups keep coming
 
 
 def wake_in_process() -> None:
     """Ask this process's clock (if it runs one, `start_in_process`) to sweep now rather than at its
     next interval: e.g. right after a transaction that made a computer seat owe a decision committed
-    (issue 18). A wake-up during a sweep makes the job sweep once more when it ends. A separate
-    `skyjo-pbem worker` is not reached: it sweeps at its interval."""
-    sched = _in_process
+    (issue 18). A wake-up during a sweep makes the job sweep once more when it ends. Another process
+    is reached through PostgreSQL (`store.wake`: the transaction's NOTIFY, delivered at its commit, to
+    each worker's LISTEN, which calls this there, issue 31.2); on SQLite it sweeps at its interval."""
+    sched = _in_process or _worker
     if sched is None or not sched.running:
         return
     _wake.set()
+    if _sweeping.is_set():  # the running job sweeps again when it ends (no "skipped" run and warning)
+        return
     try:
         sched.modify_job(JOB_ID, next_run_time=datetime.now(UTC))
     except JobLookupError:  # shutting down
@@ -63,8 +70,10 @@ def _sweeping_while_woken(job: Callable) -> Callable:
     def run():
         report = None
         for _sweep in range(MAX_WAKE_SWEEPS):
+            _sweeping.set()
             _wake.clear()
             report = job()
+            _sweeping.clear()  # a wake-up from now on reschedules the job; one before it is seen here
             if not _wake.is_set():
                 break
         return report
@@ -89,14 +98,18 @@ def _app_parts(app, handlers):
     return factory, handlers, app.app_context
 
 
-def make_tick_job(session_factory, handlers, *, context: Callable | None = None, **tick_kwargs) -> Callable:
+def make_tick_job(session_factory, handlers, *, context: Callable | None = None,
+                  heartbeat: tuple[str, float] | None = None, **tick_kwargs) -> Callable:
     """The job function: one sweep at the real time; logs and swallows errors (the next run
-    retries), returns the report."""
+    retries), returns the report. `heartbeat` (kind, interval): after each sweep that did not fail,
+    this process's row of `clock_heartbeat` (issue 31.2)."""
 
     def job() -> TickReport | None:
         try:
             with (context() if context else nullcontext()):
                 report = tick(None, session_factory, handlers, **tick_kwargs)
+                if heartbeat is not None:
+                    beat(session_factory, kind=heartbeat[0], interval=heartbeat[1], sweep_s=report.elapsed_s)
         except Exception:  # noqa: BLE001 - keep the scheduler alive; the next sweep retries
             log.exception("clock sweep failed")
             return None
@@ -182,7 +195,7 @@ def start_in_process(app_or_factory, handlers: ClockHandlers | None = None, *,
                 return None
             factory, context = app_or_factory, None
             interval = interval or DEFAULT_INTERVAL
-        job = make_tick_job(factory, handlers, context=context)
+        job = make_tick_job(factory, handlers, context=context, heartbeat=("serve", interval))
         if _is_app(app_or_factory):
             job = with_reply_polling(app_or_factory, job)
         sched = _scheduler(BackgroundScheduler, _sweeping_while_woken(job), interval,
@@ -192,6 +205,17 @@ def start_in_process(app_or_factory, handlers: ClockHandlers | None = None, *,
         atexit.register(stop_in_process)
         log.info("clock: ticking every %ss in this process", interval)
         return sched
+
+
+def worker_scheduler(app, handlers: ClockHandlers | None = None, *, interval: float) -> BlockingScheduler:
+    """The foreground scheduler of `skyjo-pbem worker`: the sweep (and the reply mailbox) every
+    `interval` seconds, again at once when woken (`wake_in_process`, from its LISTEN on PostgreSQL),
+    its heartbeat after each sweep, and the daily prune. Started by the caller (`start()` blocks)."""
+    global _worker
+    factory, handlers, context = _app_parts(app, handlers)
+    job = with_reply_polling(app, make_tick_job(factory, handlers, context=context, heartbeat=("worker", interval)))
+    _worker = _scheduler(BlockingScheduler, _sweeping_while_woken(job), interval, app=app)
+    return _worker
 
 
 def stop_in_process(wait: bool = True) -> None:

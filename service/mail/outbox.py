@@ -39,6 +39,7 @@ from service.mail.message import (
 )
 from service.store.bounce_models import MailBlockRow, address_hash
 from service.store.outbox_models import OutboxMail, naive_utc
+from service.store.wake import notify_workers
 
 SessionSource = Engine | Callable[[], Session]
 """Where a sender or tool gets its sessions: an Engine, or a session factory."""
@@ -148,6 +149,7 @@ def queue_mail(session: Session, **kwargs) -> OutboxMail:
         return row  # an address on the block list: nothing is queued
     session.add(row)
     session.flush()  # and before those queued after it (insert_mail's rows wait for the commit)
+    notify_workers(session)  # PostgreSQL: the workers' senders wake at the commit (issue 31.2)
     return row
 
 
@@ -157,6 +159,7 @@ def insert_mail(session: Session, **kwargs) -> None:
     sent per recipient in id order, which is the order of the calls."""
     session.connection()  # in a transaction (begun now if need be): the mail ends with it
     session.info.setdefault(_PENDING, []).append(mail_values(**kwargs))
+    notify_workers(session)  # PostgreSQL: the workers' senders wake at the commit (issue 31.2)
 
 
 def flush_mails(session: Session) -> None:

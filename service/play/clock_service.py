@@ -38,6 +38,7 @@ from service.play.lookups import seats_of
 from service.render.clock_text import local_text, others_lines, own_line, rules_line
 from service.store.clock_models import Deadline, utcnow
 from service.store.models import GameRow, SeatRow
+from service.store.wake import notify_workers
 
 
 def settings_for(game: GameRow) -> ClockSettings:
@@ -80,6 +81,7 @@ def wake_clock_after_commit(s: Session) -> None:
     if not s.info.get("wake_clock"):
         s.info["wake_clock"] = True
         event.listen(s, "after_commit", _wake_now, once=True)
+    notify_workers(s)  # and on PostgreSQL every worker's, at the commit (issue 31.2)
 
 
 def _wake_now(s: Session) -> None:

@@ -31,7 +31,6 @@ from service.store import tokens
 from service.store.models import GameRow, SeatRow
 
 LISTED = ("inviting", "active", "finished")
-DEFAULT_DAYS = 7  # MY_GAMES_LINK_DAYS: how long a "my games" link works
 
 
 class BadLink(UseCaseError):
@@ -61,7 +60,7 @@ class MyGames:
 
 
 def link_days() -> float:
-    return float(current_app.config.get("MY_GAMES_LINK_DAYS") or DEFAULT_DAYS)
+    return float(current_app.config["MY_GAMES_LINK_DAYS"])  # env_config: 7 unless set
 
 
 def link_url(seat: SeatRow) -> str:

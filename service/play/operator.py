@@ -6,22 +6,18 @@ command says it and exits with code 2)."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from datetime import datetime
 
-from sqlalchemy import MetaData, Table, func, inspect
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from service.mail.message import new_message_id
 from service.play import blocklist
 from service.play.errors import Conflict, Invalid, NotFound
+from service.play.health import ServiceStatus
 from service.store.bounce_models import NEVER
-from service.store.clock_models import Deadline
-from service.store.models import GameRow
 from service.store.outbox_models import OutboxMail, utcnow
 
 ADDRESS = re.compile(r"[^\s<>@]+@[^\s<>@]+")
-HEARTBEAT_TABLE = "worker_heartbeat"  # issue 31.2 (the workers' table); absent: the status says n/a
 
 
 def address_of(text: str) -> str:
@@ -32,57 +28,23 @@ def address_of(text: str) -> str:
     return address
 
 
-@dataclass
-class Status:
-    """`skyjo-pbem status`: what an operator checks first."""
+def status_lines(st: ServiceStatus) -> list[str]:
+    """`skyjo-pbem status`: what an operator checks first, in lines, from the one reading of the
+    service that `/readyz` and `/metrics` use too (`play.health.service_status`)."""
 
-    games: dict[str, int] = field(default_factory=dict)  # status -> how many
-    outbox_unsent: int = 0
-    outbox_due: int = 0  # unsent and due now (not held for later)
-    oldest_due: datetime | None = None  # the send_after of the oldest due unsent mail
-    overdue_deadlines: int = 0  # open deadlines past their time
-    oldest_overdue: datetime | None = None
-    heartbeats: list[str] | None = None  # None: no heartbeat table in this database
+    def by(counts: dict[str, int]) -> str:
+        return ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) or "none"
 
-    def lines(self, now: datetime) -> list[str]:
-        def age(at: datetime | None) -> str:
-            return "-" if at is None else f"{(now - at).total_seconds() / 60:.1f} min ago ({at:%Y-%m-%d %H:%M} UTC)"
-
-        games = ", ".join(f"{k} {v}" for k, v in sorted(self.games.items())) or "none"
-        out = [f"games: {games}",
-               f"outbox: {self.outbox_unsent} unsent, {self.outbox_due} due; oldest due {age(self.oldest_due)}",
-               f"overdue deadlines: {self.overdue_deadlines}; oldest {age(self.oldest_overdue)}"]
-        if self.heartbeats is None:
-            out.append("worker heartbeats: n/a (this database has no heartbeat table)")
-        else:
-            out.append(f"worker heartbeats: {len(self.heartbeats)}")
-            out += [f"  {beat}" for beat in self.heartbeats]
-        return out
-
-
-def status(s: Session, now: datetime | None = None) -> Status:
-    now = now or utcnow()
-    st = Status()
-    st.games = {k: v for k, v in s.exec(select(GameRow.status, func.count()).group_by(GameRow.status))}
-    unsent = OutboxMail.sent_at.is_(None)
-    st.outbox_unsent = s.exec(select(func.count()).select_from(OutboxMail).where(unsent)).one()
-    st.outbox_due, st.oldest_due = s.exec(select(func.count(), func.min(OutboxMail.send_after))
-                                          .where(unsent, OutboxMail.send_after <= now)).one()
-    st.overdue_deadlines, st.oldest_overdue = s.exec(
-        select(func.count(), func.min(Deadline.deadline_at))
-        .where(Deadline.fired_at.is_(None), Deadline.deadline_at < now)).one()
-    st.heartbeats = _heartbeats(s)
-    return st
-
-
-def _heartbeats(s: Session) -> list[str] | None:
-    """The rows of issue 31.2's heartbeat table, each as its columns' text, when the database has it
-    (read by reflection: the workers own its columns)."""
-    conn = s.connection()
-    if not inspect(conn).has_table(HEARTBEAT_TABLE):
-        return None
-    table = Table(HEARTBEAT_TABLE, MetaData(), autoload_with=conn)
-    return [" ".join(f"{k}={v}" for k, v in row._mapping.items()) for row in conn.execute(select(table))]
+    out = [f"games: {by(st.games)}", f"moves: {st.moves}",
+           f"migrations: {'at head' if st.at_head else 'NOT at head: run skyjo-pbem db upgrade'}",
+           f"mails: {by(st.mails)}",
+           f"outbox: {st.mail_backlog} due; oldest due {st.oldest_due_mail_s / 60:.1f} min ago",
+           f"overdue deadlines: {st.overdue_deadlines}; oldest {st.oldest_overdue_s / 60:.1f} min ago",
+           f"block list: {by(st.blocked)}", f"replies: {by(st.replies)}",
+           f"clock workers: {len(st.heartbeats)} ({sum(h.alive for h in st.heartbeats)} alive)"]
+    out += [f"  {h.worker} ({h.kind}): swept {h.age_s:.0f} s ago, every {h.interval_s:.0f} s, "
+            f"last sweep {h.sweep_s:.2f} s{'' if h.alive else ', NOT alive'}" for h in st.heartbeats]
+    return out
 
 
 def block(s: Session, text: str) -> tuple[str, bool]:

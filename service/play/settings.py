@@ -101,6 +101,7 @@ def host_play_now(s: Session, token: str, seat_no: int, now: datetime | None = N
     clock_service.player_acted(s, game, host, now)
     if play_now(s, game.id, target.seat, now) == 0:
         raise Conflict(_("%(name)s owes no decision right now.", name=target.name))
+    clock_service.wake_clock_after_commit(s)  # due now: the sweep need not wait for its tick (issue 31.2)
     return target.name
 
 

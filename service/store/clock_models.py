@@ -116,4 +116,20 @@ class DigestSchedule(SQLModel, table=True):
     last_error: str | None = Field(default=None, sa_type=Text, nullable=True)
 
 
-CLOCK_TABLES = [Deadline.__table__, SeatClock.__table__, DigestSchedule.__table__]
+class WorkerHeartbeat(SQLModel, table=True):
+    """One row per clock process (`skyjo-pbem worker`, or the clock inside `serve`), written by each
+    of its sweeps (issue 31.2): `/readyz` wants one younger than two of its intervals, `/metrics`
+    shows each one's last sweep. A row not written for a day is deleted by the next sweep of any."""
+
+    __tablename__ = "clock_heartbeat"
+
+    worker: str = Field(sa_type=String(120), primary_key=True)  # host:pid
+    kind: str = Field(default="worker", sa_type=String(16))  # worker | serve
+    interval_s: float = Field(default=30.0)  # its tick: "younger than two ticks"
+    started_at: datetime = Field(default_factory=utcnow, sa_type=DateTime())
+    beat_at: datetime = Field(default_factory=utcnow, sa_type=DateTime())
+    sweep_s: float = Field(default=0.0)  # how long its last sweep took
+    sweeps: int = Field(default=0)
+
+
+CLOCK_TABLES = [Deadline.__table__, SeatClock.__table__, DigestSchedule.__table__, WorkerHeartbeat.__table__]

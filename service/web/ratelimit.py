@@ -5,13 +5,18 @@ fill one inbox either.
 Only those endpoints pay for it: Flask-Limiter's request hook ran on every request, moves
 included. Counts live in process memory by default (each worker counts its own, which is enough to
 stop a script from mailing an address over and over); `RATELIMIT_STORAGE_URI` (e.g.
-`redis://host:6379`) shares them between workers and hosts.
+`redis://host:6379`, the `redis` package) shares them between workers and hosts
+(tests/service/test_topology.py counts one limit across two gunicorn workers).
 """
 
 from __future__ import annotations
 
+import logging
+
 from flask import current_app, request
 from limits import parse_many, storage, strategies
+
+log = logging.getLogger(__name__)
 
 
 class RateLimits:
@@ -20,8 +25,14 @@ class RateLimits:
 
     def hit(self, spec: str, scope: str, key: str) -> bool:
         """Count one request of `key` against every limit in `spec` ("5 per minute;30 per day");
-        False when one of them is used up."""
-        return all([self.strategy.hit(item, scope, key) for item in parse_many(spec)])
+        False when one of them is used up. A store that does not answer (Redis down) lets the
+        request through and logs it: the limits guard against abuse, they must not take the pages
+        down with them (issue 31.5)."""
+        try:
+            return all([self.strategy.hit(item, scope, key) for item in parse_many(spec)])
+        except Exception as exc:  # noqa: BLE001 - redis' ConnectionError, TimeoutError, ...
+            log.warning("rate limit store unavailable (%s): %s not counted", type(exc).__name__, scope)
+            return True
 
 
 def init_app(app) -> None:

@@ -61,11 +61,6 @@ def favicon():
                                                  "Cache-Control": "public, max-age=86400"}
 
 
-@bp.get("/healthz")
-def healthz():
-    return {"ok": True}
-
-
 @bp.route("/new", methods=["GET", "POST"])
 def new_game():
     form = NewGameForm()

@@ -37,3 +37,12 @@ def test_request_log_arguments_are_masked_too():
     RedactTokens().filter(record)
     assert record.getMessage() == '127.0.0.1 - "GET /watch/3f/… HTTP/1.1" 200'
     assert redact("/new") == "/new" and redact("/s/short") == "/s/short"
+
+
+def test_a_record_with_named_arguments_is_masked_and_still_formats():
+    """gunicorn's access log logs `format % {"r": request line, ...}`: a mapping, not a tuple (it
+    failed with 'Logging error' for every request before, issue 31.1)."""
+    record = logging.LogRecord("gunicorn.access", logging.INFO, __file__, 1, "<%(p)s> %(r)s %(s)s",
+                               ({"p": 7, "r": "GET /s/abcdefghijkl0123 HTTP/1.1", "s": "200"},), None)
+    assert RedactTokens().filter(record)
+    assert record.getMessage() == "<7> GET /s/… HTTP/1.1 200"
