@@ -54,7 +54,7 @@ def send(s, game: GameRow, seat: SeatRow, template: str, *, asks: bool = False, 
     if seat.computer:
         return
     token = tokens.seat_token(seat.token_salt)
-    talk, since = since_last_mail(s, game, seat, with_events=is_view(ctx.get("view")))
+    talk, since = since_last_mail(s, game, seat, with_events=is_view(ctx.get("view")), held=hold_until is not None)
     if talk is not None:
         ctx["talk"] = talk
     if since is not None:

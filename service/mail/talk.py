@@ -23,20 +23,25 @@ MAX_IN_A_MAIL = 20  # the newest ones; the board shows every message
 MAX_EVENTS = 8  # the newest events a mail lists; it says how many more the board's log has
 
 
-def since_last_mail(s: Session, game: GameRow, seat: SeatRow, *,
-                    with_events: bool = True) -> tuple[dict | None, dict | None]:
+def since_last_mail(s: Session, game: GameRow, seat: SeatRow, *, with_events: bool = True,
+                    held: bool = False) -> tuple[dict | None, dict | None]:
     """(talk, events) a mail to `seat` carries now (`talk` and `events` below), and the seat's
     pointers move past them. `with_events=False`: a mail that shows no board (a notice) lists no
-    events and leaves their pointer where it is, for the next mail."""
-    return talk(s, game, seat), events(s, game, seat) if with_events else None
+    events and leaves their pointer where it is, for the next mail. `held`: a turn mail held back
+    while the seat looks at its board (issue 15.2; dropped if it decides there): it lists the
+    events but leaves their pointer, so a dropped one hides none from the next mail."""
+    return talk(s, game, seat), events(s, game, seat, move=not held) if with_events else None
 
 
-def events(s: Session, game: GameRow, seat: SeatRow) -> dict | None:
+def events(s: Session, game: GameRow, seat: SeatRow, *, move: bool = True) -> dict | None:
     """The public events of the others' decisions since the seat's previous mail, oldest first:
     `{"events": [event, ...], "earlier": n}` (the newest `MAX_EVENTS`; n more are in the board's
     log), or None (nothing happened, or the game is not dealt). Each event keeps its `seat` (the
-    mail groups them by player and marks the cells they changed) and its English `text`."""
-    since, seat.mailed_version = seat.mailed_version, game.version
+    mail groups them by player and marks the cells they changed) and its English `text`. The
+    seat's pointer moves to the game's version unless `move` is False."""
+    since = seat.mailed_version
+    if move:
+        seat.mailed_version = game.version
     if game.state is None or seat.seat is None:
         return None
     if since is None:  # a seat of before the pointer: since its own last move

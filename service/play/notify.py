@@ -14,14 +14,13 @@ from sqlalchemy.orm import object_session
 from sqlmodel import select
 
 import engine
-from engine.view import with_text
 from service.clock.entries import clock_entry, others_entries, rules_of, viewer_zone
 from service.i18n import speaking
 from service.mail import compose
 from service.mail.compose import send
 from service.play import clock_service, lookups
 from service.play.via import BY_CLOCK, ON_PAGE
-from service.store.models import GameRow, MoveRow, SeatRow, utcnow
+from service.store.models import GameRow, SeatRow, utcnow
 from service.words.sentences import with_texts
 
 

@@ -18,8 +18,8 @@ from service.render.action_moves import pick_highlight
 from service.render.links import move_path, seat_path, watch_path
 from service.render.moves import describe, done_words, highlight_cells, move_groups, status_line
 from service.render.reply_box import reply_examples
-from service.render.since import by_player, changed_cells
 from service.render.sheet import score_chart, score_rows, standings
+from service.render.since import by_player, changed_cells
 from service.store import tokens
 from service.store.db import transaction
 from service.web import ratelimit
