@@ -9,8 +9,8 @@ its mails have covered (`SeatRow.mailed_message_id`) and the game version its pr
 (`SeatRow.mailed_version`; None, for seats of before: since the seat's own last move). A game
 without talk costs no query for it (`GameRow.last_message_id` is None, or not past the pointer). A
 seat's own messages and moves, and hidden messages, are passed over. The events are the move rows'
-public events (`MoveRow.events`, C13: what every seat saw), in their English; the mail says them
-in the reader's language when it is rendered (`service.mail.render`)."""
+public events (`MoveRow.events`, C13: what every seat saw) as stored; the mail says them in the
+reader's language when it is rendered (`service.mail.render`, `words.sentences.event_text`)."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def events(s: Session, game: GameRow, seat: SeatRow, *, move: bool = True) -> di
     """The public events of the others' decisions since the seat's previous mail, oldest first:
     `{"events": [event, ...], "earlier": n}` (the newest `MAX_EVENTS`; n more are in the board's
     log), or None (nothing happened, or the game is not dealt). Each event keeps its `seat` (the
-    mail groups them by player and marks the cells they changed) and its English `text`. The
+    mail groups them by player and marks the cells they changed). The
     seat's pointer moves to the game's version unless `move` is False."""
     since = seat.mailed_version
     if move:
