@@ -61,3 +61,15 @@ def since_own_move(log: list[dict], viewer: int | None) -> list[dict]:
             start = i + 1
             break
     return [e for e in log[start:] if e.get("seat") != viewer or e.get("type") in _NOT_A_DECISION]
+
+
+def done_lines(view: dict, events: list[dict]) -> dict:
+    """What a seat's own decision did, for the "Done" box after it (issue 28.2): its events as
+    sentences in the reader's language (the card placed or turned up and the one discarded, a
+    removed column, the round's end and its scores) and, unless it ended the round, the seat's
+    game total and face-up sum now (`score`: `{"total", "visible"}`)."""
+    names = [p["name"] for p in view["players"]]
+    me = next((p for p in view["players"] if p["seat"] == view.get("viewer")), None)
+    ended = any(e.get("type") in ("round_end", "game_over") for e in events)
+    return {"texts": [t for t in (event_text(e, names) for e in events) if t],
+            "score": None if ended or me is None else {"total": me["total"], "visible": me["visible_score"]}}

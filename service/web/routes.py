@@ -19,13 +19,12 @@ from service.render.links import move_path, seat_path, watch_path
 from service.render.moves import describe, done_words, highlight_cells, move_groups, status_line
 from service.render.reply_box import reply_examples
 from service.render.sheet import score_chart, score_rows, standings
-from service.render.since import by_player, changed_cells
+from service.render.since import by_player, changed_cells, done_lines
 from service.store import tokens
 from service.store.db import transaction
 from service.web import ratelimit
 from service.web.forms import INT32, LinksForm, NewGameForm, db_int
 from service.words.reply_words import in_words_of
-from service.words.sentences import with_texts
 
 bp = Blueprint("web", __name__)
 GAME_ID = re.compile(r"[0-9a-f]{1,24}")
@@ -173,8 +172,7 @@ def _seat_page(token: str, *, message: str | None = None, status: int = 200, hig
     ctx = _board_context(page, token, pick, whole_log=whole_log)
     highlight = set(highlight) | pick_highlight(pick)
     return render_template(template, message=message, title=title, done=_done_text(page.view, page.done),
-                           done_events=[e["text"] for e in with_texts(page.done_events, [p["name"] for p in page.view["players"]])]
-                           if page.done else [],
+                           done_said=done_lines(page.view, page.done_events) if page.done else None,
                            highlight=highlight, confirm=confirm, talk_text=talk_text, plan_text=plan_text,
                            **ctx), status
 
