@@ -243,6 +243,8 @@ def test_each_seats_mails_list_every_other_seats_moves_since_its_previous_mail_a
                         if e.get("cell"):
                             assert e["cell"] in text, (text, e)
                     assert f"- {text}" in text_body, "the plain-text part lists the same"
+                if page.locator("td[data-changed]").count():  # the plain-text grids mark them too
+                    assert re.search(r"\*\[ ?-?\d+\]", text_body), text_body
                 checked += 1
                 listed += len(shown)
         browser.close()
