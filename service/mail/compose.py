@@ -44,7 +44,8 @@ def send(s, game: GameRow, seat: SeatRow, template: str, *, asks: bool = False, 
 
     `asks=True`: the mail asks the seat for a decision, so replying to it plays (Reply-To is the
     seat's reply address with the game version, and the two lines of command help are shown).
-    The mail carries the table talk written since the seat's previous mail (`mail.talk`). Its
+    The mail carries the table talk written and the others' moves made since the seat's previous
+    mail (`mail.talk`: `talk` and `since`, issues 19 and 28.1). Its
     subject says its kind (`mail.subjects`: "Your turn · round 2 · ...", "Round 2 over: ...") unless
     `subject` is given; every mail of one game and seat shares one thread (`_thread`), whose root
     is the seat's first mail (`starts_thread`: the invitation, or the host's "set up" mail).
@@ -53,9 +54,11 @@ def send(s, game: GameRow, seat: SeatRow, template: str, *, asks: bool = False, 
     if seat.computer:
         return
     token = tokens.seat_token(seat.token_salt)
-    talk = since_last_mail(s, game, seat)
+    talk, since = since_last_mail(s, game, seat, with_events=is_view(ctx.get("view")), held=hold_until is not None)
     if talk is not None:
         ctx["talk"] = talk
+    if since is not None:
+        ctx["since"] = since
     lang = seat.lang or DEFAULT
     title = game.title if lang == DEFAULT else _title_in(s, game, lang)
     context = _plain({**ctx, "game": _game_ctx(game, title), "seat": _seat_ctx(seat), "token": token,
@@ -177,8 +180,8 @@ def links(s, seat: SeatRow, url: str, days: float) -> None:
 def digest(s, address: str, to_name: str, games: list[dict], *, now: datetime | None = None,
            lang: str = DEFAULT) -> None:
     """The morning digest (clock's `digest` preference): one mail to `address` listing its games
-    that wait for a decision, each `{"title", "view" (the seat's own), "url", "due", "talk"}` (the
-    game's table talk since the seat's previous mail, `mail.talk`)."""
+    that wait for a decision, each `{"title", "view" (the seat's own), "url", "due", "talk", "since"}`
+    (the game's table talk and the others' moves since the seat's previous mail, `mail.talk`)."""
     with speaking(lang):
         subject = (_("SKYJO: %(n)s games are waiting for you", n=len(games)) if len(games) > 1
                    else _("SKYJO: a game is waiting for you"))

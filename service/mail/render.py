@@ -20,6 +20,7 @@ from service.render.clock_text import clock_lines
 from service.render.links import move_path, seat_path
 from service.render.moves import move_groups
 from service.render.reply_box import reply_examples
+from service.render.since import by_player, changed_cells
 from service.words.reply_words import in_words_of
 from service.words.sentences import command_help, with_texts
 
@@ -41,6 +42,16 @@ def _revive(value):
     return value
 
 
+def _since(since: dict | None, view) -> dict | None:
+    """The others' moves since the seat's previous mail (`mail.talk.events`) as the `since` macro
+    and the boards show them: runs by player in the reader's language, the cells they changed."""
+    if not since or not is_view(view):
+        return None
+    names = [p["name"] for p in view["players"]]
+    return {"runs": by_player(since["events"], names), "earlier": since.get("earlier", 0),
+            "changed": changed_cells(since["events"])}
+
+
 def render_intent(template: str, context: dict) -> tuple[str, str]:
     """The text and HTML bodies of a queued intent (needs an app context for templates and
     translations; no database). Links are built from the token and base URL stored at queue time."""
@@ -53,6 +64,9 @@ def _render(template: str, ctx: dict) -> tuple[str, str]:
     token, base = ctx.pop("token", None), ctx.pop("base")  # no token: a mail for an address, not a seat
     if ctx.get("events") and is_view(ctx.get("view")):  # the move's events in the reader's language
         ctx["events"] = with_texts(ctx["events"], [p["name"] for p in ctx["view"]["players"]])
+    ctx["since"] = _since(ctx.get("since"), ctx.get("view"))
+    for g in ctx.get("games") or ():  # the digest: each game's own
+        g["since"] = _since(g.get("since"), g.get("view"))
     if ctx.pop("links", False):
         view = ctx["view"]
         groups = move_groups(view)

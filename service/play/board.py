@@ -2,9 +2,10 @@
 the caller's one read transaction, with one seat lookup (`lookups.seat_by_token`).
 
 * `seat_board(s, token, done=..., whole_log=...)`: a seat's page: the seat, its game and seats,
-  the view and timeline (`talk.board`: the current round's events unless `whole_log`), the
-  decision of this seat that brought the game to version `done` (the "Done:" line after a
-  Confirm), the clock's lines (`clock_service.board_clock`) and, before the deal, the game this
+  the view and timeline (`talk.board`: the current round's events unless `whole_log`) and the
+  others' events since the seat's own last move (issue 28.1: the page marks what they changed), the
+  decision of this seat that brought the game to version `done` and its events (the "Done:" box
+  after a Confirm says what it did, issue 28.2), the clock's lines (`clock_service.board_clock`) and, before the deal, the game this
   one is a rematch of.
 * `watch_board(s, game_id, token, whole_log=...)`: the spectator page's (None: not a valid link).
 """
@@ -13,12 +14,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sqlmodel import Session
+from sqlmodel import Session, select
 
 from service.play import clock_service, games, moves, talk
 from service.play.lookups import seat_by_token, seats_of
 from service.store import tokens
-from service.store.models import GameRow, SeatRow
+from service.store.models import GameRow, MoveRow, SeatRow
 
 
 @dataclass
@@ -28,7 +29,9 @@ class Board:
     seat: SeatRow | None = None  # None: a spectator
     view: dict | None = None  # None: not dealt (inviting, cancelled)
     timeline: list[dict] = field(default_factory=list)
+    since: list[dict] = field(default_factory=list)  # the others' events since the seat's own last move
     done: list[str] = field(default_factory=list)  # the moves of the decision `done` names ([]: none)
+    done_events: list[dict] = field(default_factory=list)  # that decision's public events (issue 28.2)
     clock: dict = field(default_factory=dict)
     rematch_of: str | None = None
 
@@ -39,9 +42,12 @@ def seat_board(s: Session, token: str, *, done: int | None = None, whole_log: bo
     if game.status in {"inviting", "cancelled"} or game.state is None:
         page.rematch_of = games.rematch_of_title(s, game)
         return page
-    page.view, page.timeline = talk.board(s, game, seat.seat, whole_log=whole_log)
+    page.view, page.timeline, page.since = talk.board(s, game, seat.seat, whole_log=whole_log)
     if done is not None:
         page.done = moves.decision_at(s, game, seat, done)
+        if page.done:  # what it did: the card, a removed column, the round's end and scores
+            page.done_events = s.exec(select(MoveRow.events).where(MoveRow.game_id == game.id,
+                                                                   MoveRow.number == done)).one() or []
     page.clock = clock_service.board_clock(s, game, seat if seat.seat is not None else None)
     return page
 
@@ -52,6 +58,6 @@ def watch_board(s: Session, game_id: str, token: str, *, whole_log: bool = False
         return None
     page = Board(game=game, seats=seats_of(s, game.id))
     if game.state is not None:
-        page.view, page.timeline = talk.board(s, game, None, whole_log=whole_log)
+        page.view, page.timeline, _since = talk.board(s, game, None, whole_log=whole_log)
         page.clock = clock_service.board_clock(s, game, None)
     return page

@@ -14,14 +14,13 @@ from sqlalchemy.orm import object_session
 from sqlmodel import select
 
 import engine
-from engine.view import with_text
 from service.clock.entries import clock_entry, others_entries, rules_of, viewer_zone
 from service.i18n import speaking
 from service.mail import compose
 from service.mail.compose import send
 from service.play import clock_service, lookups
 from service.play.via import BY_CLOCK, ON_PAGE
-from service.store.models import GameRow, MoveRow, SeatRow, utcnow
+from service.store.models import GameRow, SeatRow, utcnow
 from service.words.sentences import with_texts
 
 
@@ -65,14 +64,15 @@ def clock_context(game: GameRow, seat: SeatRow, seats: list[SeatRow] | None = No
 
 
 def decision_or_nothing(s, game: GameRow, seat: SeatRow, g: engine.Game, *, first: bool = False,
-                        events: list[dict] | None = None, round_over: dict | None = None,
+                        round_over: dict | None = None,
                         clock_note: str | None = None, seats: list[SeatRow] | None = None,
                         clock_status: dict | None = None, hold: bool = False, reminder: bool = False) -> None:
     """The turn mail; none for `off`, and none for `digest` (the daily digest lists the game).
     `hold`: the player is looking at this decision on the board right now (they just moved there):
     the mail waits MAIL_HOLD_MINUTES and goes only if the decision is still open then (issue 15.2;
     `mail.delivery` asks `still_owed`). `reminder`: the clock's reminder of a decision still open
-    (its own subject)."""
+    (its own subject). What the others did since the seat's previous mail comes with every mail
+    (`mail.compose.send`)."""
     if seat.mail_pref in {"off", "digest"} or seat.seat is None:
         return
     view = engine.view(g, seat.seat, log=False)
@@ -80,7 +80,7 @@ def decision_or_nothing(s, game: GameRow, seat: SeatRow, g: engine.Game, *, firs
     minutes = float(current_app.config.get("MAIL_HOLD_MINUTES", 10) or 0) if hold else 0
     held = {"hold_until": utcnow() + timedelta(minutes=minutes), "hold_for": (game.id, view["decision"])
             } if minutes > 0 and view.get("decision") else {}
-    send(s, game, seat, "turn", asks=True, events=events or [], round_over=round_over, first=first,
+    send(s, game, seat, "turn", asks=True, round_over=round_over, first=first,
           clock_note=clock_note, reminder=reminder, **held, **ctx)
 
 
@@ -147,12 +147,11 @@ def after_move(s, game: GameRow, seats: list[SeatRow], owed_before: dict[int, st
         clock_note, back_note, already = clock_service.timeout_notes(s, game, seats, mover)
         tell_mover = bool(back_note) or not already
         clock_status = None  # the timeout notes may have changed the clocks: read them again
-    mailed = set()
-    shown = _since_own_move(s, game, new, events) if any(r.computer for r in seats) else lambda _seat: events
+    mailed = set()  # each mail lists the others' moves since the seat's previous one (`mail.talk`)
     if new.is_over:
         for r in playing:
             if r.mail_pref != "off":
-                send(s, game, r, "game_over", view=engine.view(new, r.seat, log=False), events=shown(r.seat),
+                send(s, game, r, "game_over", view=engine.view(new, r.seat, log=False),
                       clock_note=in_language_of(r, clock_note))
         return
     for r in playing:
@@ -162,13 +161,13 @@ def after_move(s, game: GameRow, seats: list[SeatRow], owed_before: dict[int, st
             continue  # the reply's answer mail shows the board and this decision's links
         if owes_new:
             round_over = _round_record(engine.view(new, r.seat, log=False)) if round_done else None
-            decision_or_nothing(s, game, r, new, events=shown(r.seat), round_over=round_over,
+            decision_or_nothing(s, game, r, new, round_over=round_over,
                                 clock_note=in_language_of(r, clock_note), seats=seats,
                                 clock_status=clock_status, hold=on_page and via in ON_PAGE)
             mailed.add(r.seat)
         elif round_done and r.mail_pref != "off":
             view = engine.view(new, r.seat, log=False)
-            send(s, game, r, "round_over", view=view, events=shown(r.seat), round_over=_round_record(view),
+            send(s, game, r, "round_over", view=view, round_over=_round_record(view),
                   clock_note=in_language_of(r, clock_note))
             mailed.add(r.seat)
     if tell_mover and (mover not in mailed or back_note):
@@ -180,26 +179,3 @@ def after_move(s, game: GameRow, seats: list[SeatRow], owed_before: dict[int, st
             if back_note:
                 lines.append(in_language_of(me, back_note))
             compose.notice(s, game, me, "\n".join(lines))
-
-
-SINCE_OWN_MOVE_ROWS = 60  # decisions looked back at, at most
-
-
-def _since_own_move(s, game: GameRow, new: engine.Game, events: list[dict]) -> Callable[[int], list[dict]]:
-    """In a game with computer seats (issue 18) a person's mail shows every decision made since
-    their own last one (the computers play one after another, and each of their decisions mails
-    nobody): seat -> those public events, with their sentences, oldest first. This decision's move
-    rows are written already (`moves.decide`); `events` are its events as the mover's mails show them."""
-    rows = s.exec(select(MoveRow.seat, MoveRow.events).where(MoveRow.game_id == game.id,
-                                                             MoveRow.events.is_not(None))
-                  .order_by(MoveRow.number.desc()).limit(SINCE_OWN_MOVE_ROWS)).all()
-
-    def shown(seat: int) -> list[dict]:
-        out: list[list[dict]] = []
-        for i, (mover, evs) in enumerate(rows):
-            if mover == seat and i > 0:
-                break
-            out.append(events if i == 0 else [with_text(e, new.names) for e in evs or ()])
-        return [e for evs in reversed(out) for e in evs]
-
-    return shown

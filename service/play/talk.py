@@ -35,6 +35,7 @@ from service.mail.reply_text import ReplyCommands
 from service.play.errors import Forbidden, Invalid, NotFound
 from service.play.lookups import load_engine_game, lock_game, log_by_move, seat_by_token, seats_of
 from service.play.names import clean_talk
+from service.render.since import since_own_move
 from service.render.talk import timeline
 from service.store.models import MAX_MESSAGE_CHARS, GameRow, MessageRow, SeatRow, utcnow
 from service.words.reply_words import to_english
@@ -200,11 +201,14 @@ def _messages(s: Session, game: GameRow, since: int = 0) -> list[MessageRow]:
                        .order_by(MessageRow.id)))
 
 
-def board(s: Session, game: GameRow, seat: int | None, *, whole_log: bool = False) -> tuple[dict, list[dict]]:
-    """A page's view (`engine.view` without its log) and its timeline: the event log with each
-    message after the move it came with (`render.talk.timeline`; hidden ones without their text).
-    By default the current round's events and messages only (`lookups.log_by_move`), so the page
-    costs what the round costs; `whole_log`: the whole game's."""
+def board(s: Session, game: GameRow, seat: int | None, *,
+          whole_log: bool = False) -> tuple[dict, list[dict], list[dict]]:
+    """A page's view (`engine.view` without its log), its timeline: the event log with each
+    message after the move it came with (`render.talk.timeline`; hidden ones without their text),
+    and the others' events since the seat's own last move (`render.since.since_own_move`, issue
+    28.1: the page marks what they changed). By default the current round's events and messages
+    only (`lookups.log_by_move`), so the page costs what the round costs; `whole_log`: the whole
+    game's."""
     g = load_engine_game(game)
     since = 0 if whole_log else g.round_start
     g, after, start = log_by_move(s, game, current_round=not whole_log, g=g)
@@ -220,7 +224,7 @@ def board(s: Session, game: GameRow, seat: int | None, *, whole_log: bool = Fals
         }
         for m in _messages(s, game, since)
     ]
-    return view, timeline(g.log, talk, names)
+    return view, timeline(g.log, talk, names), since_own_move(g.log, seat)
 
 
 def exported(s: Session, game: GameRow, names: list[str]) -> list[dict]:

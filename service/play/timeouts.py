@@ -105,12 +105,13 @@ class ServiceClockHandlers:
             view = engine.view(load_engine_game(game), sc.seat, log=False)
             due = open_deadlines(s, sc.game_id, sc.seat)
             lang = lang or seat.lang  # one mail per address: in the language of its first game's seat
+            talk, since = since_last_mail(s, game, seat)
             with speaking(lang):
                 games.append({"title": game.title if lang == "en" else game_title(
                                   [r.name for r in seats_of(s, game.id)]), "view": view,
                               "url": seat_url(tokens.seat_token(seat.token_salt)),
                               "due": local_text(due[0].deadline_at, sc.tz) if due else None,
-                              "talk": since_last_mail(s, game, seat)})
+                              "talk": talk, "since": since})
             to_name = seat.name
         if games:
             mails.digest(s, seat_clocks[0].address, to_name, games, now=now, lang=lang or "en")

@@ -24,6 +24,11 @@ def cell_name(cell: dict) -> str:
     return _("%(cell)s, face down", cell=cell["cell"])
 
 
+def changed_name(name: str) -> str:
+    """A cell the others changed since the viewer last looked (issue 28.1): "B2, 7, changed"."""
+    return _("%(cell)s, changed", cell=name)
+
+
 def grid_caption(name: str, mine: bool, cells: list[dict]) -> str:
     """A grid's caption: whose it is and how many of its cards are face down."""
     down = sum(1 for c in cells if c["face"] == "down")

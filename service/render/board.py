@@ -12,15 +12,19 @@ from service.render.cards import card, card_class, card_text, grid_rows, name_of
 from service.words.names import action_name
 
 
-def board(view: dict, highlight: Iterable[str] = ()) -> dict:
+def board(view: dict, highlight: Iterable[str] = (), changed: Iterable[dict] = ()) -> dict:
     """The board of `view` for the `boards` macro: `players` (the viewer's first, see `player`),
     `discard` (a `card`), `draw_count`, `action` (SKYJO Action's row and deck count, or None) and
     `held` (the card in a player's hand, or None). `highlight`: cells to outline on the viewer's
-    own grid (the Confirm page's move)."""
+    own grid (the Confirm page's move). `changed`: the cells (`{"seat", "cell"}`) the others changed
+    since the viewer last looked (`render.since`, issue 28.1), marked on every grid."""
     me = view.get("viewer")
     action = view.get("action")
+    marks = [(m["seat"], m["cell"]) for m in changed or ()]
     return {
-        "players": [player(view, p, highlight if p["seat"] == me else ()) for p in players_in_order(view)],
+        "players": [player(view, p, highlight if p["seat"] == me else (),
+                           {cell for seat, cell in marks if seat == p["seat"]})
+                    for p in players_in_order(view)],
         "discard": card(view.get("discard_top")),
         "discard_name": a11y.discard_name(view.get("discard_top")),
         "draw_count": view.get("draw_count"),
@@ -38,11 +42,12 @@ def board(view: dict, highlight: Iterable[str] = ()) -> dict:
     }
 
 
-def player(view: dict, p: dict, highlight: Iterable[str] = ()) -> dict:
+def player(view: dict, p: dict, highlight: Iterable[str] = (), changed: Iterable[str] = ()) -> dict:
     """One player's part of the board: name and seat, the tags (`mine`, `turn`: to play, `closer`:
     closed the round, `deciding`: owes a decision out of turn), the total and the visible score,
     the action cards held (A4), the grid's rows of cells (`cell`, `face`, `name` for screen readers;
-    a face-up cell adds `value`, `text` and colour `cls`; `hl`: outlined) and its `caption`."""
+    a face-up cell adds `value`, `text` and colour `cls`; `hl`: outlined; `changed`: changed since
+    the viewer last looked, which its name says too) and its `caption`."""
     seat = p["seat"]
     turn = view.get("turn")
     cards = held_names(p.get("action_cards"))
@@ -58,14 +63,16 @@ def player(view: dict, p: dict, highlight: Iterable[str] = ()) -> dict:
         "action_cards": cards or None,
         "caption": a11y.grid_caption(p["name"], seat == view.get("viewer"), p["grid"]),
         "rows": [
-            {"number": number, "cells": [_cell(c, highlight) for c in row]}
+            {"number": number, "cells": [_cell(c, highlight, changed) for c in row]}
             for number, row in enumerate(grid_rows(p), start=1)
         ],
     }
 
 
-def _cell(c: dict, highlight: Iterable[str]) -> dict:
-    shown = {"cell": c["cell"], "face": c["face"], "hl": c["cell"] in highlight, "name": a11y.cell_name(c)}
+def _cell(c: dict, highlight: Iterable[str], changed: Iterable[str] = ()) -> dict:
+    new = c["cell"] in changed
+    shown = {"cell": c["cell"], "face": c["face"], "hl": c["cell"] in highlight, "changed": new,
+             "name": a11y.changed_name(a11y.cell_name(c)) if new else a11y.cell_name(c)}
     if c["face"] == "up":  # the only face whose value a view gives
         shown.update(value=c["value"], text=card_text(c["value"]), cls=card_class(c["value"]))
     return shown

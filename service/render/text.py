@@ -5,6 +5,8 @@ A face-down card is `[  ]` whatever the view's grid holds besides its face (C13)
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
@@ -14,9 +16,16 @@ from service.render.cards import COLUMNS, card_text, grid_rows, name_of, players
 _FACES = {"removed": "  ·  ", "down": " [  ]"}
 
 
-def text_board(view: dict) -> str:
+def _mark(cell: str, changed: bool) -> str:
+    return "*" + cell[1:] if changed else cell
+
+
+def text_board(view: dict, changed: Iterable[dict] = ()) -> str:
     """The board in monospace: per player its name and tags, total and visible score, and its grid
-    under the column letters and beside the row numbers; then the piles and a held card."""
+    under the column letters and beside the row numbers; then the piles and a held card.
+    `changed`: the cells (`{"seat", "cell"}`) the others changed since the reader's previous mail
+    (issue 28.1), marked with a `*` before the card."""
+    marks = {(m["seat"], m["cell"]) for m in changed or ()}
     lines: list[str] = []
     for p in players_in_order(view):
         tags = []
@@ -37,7 +46,8 @@ def text_board(view: dict) -> str:
             lines.append("   " + _("action cards: %(cards)s", cards=held))
         lines.append("     " + "".join(f"  {c}  " for c in COLUMNS))
         for r, row in enumerate(grid_rows(p), start=1):
-            cells = [_FACES.get(c["face"]) or f" [{card_text(c['value']):>2}]" for c in row]
+            cells = [_mark(_FACES.get(c["face"]) or f" [{card_text(c['value']):>2}]", (p["seat"], c["cell"]) in marks)
+                     for c in row]
             lines.append(f"  {r}  " + "".join(cells))
         lines.append("")
     lines.append(

@@ -65,6 +65,9 @@ class SeatRow(SQLModel, table=True):
     tz: str | None = Field(default=None, max_length=64)  # IANA zone (asked at acceptance), None = host's
     # the newest table-talk message this seat's mails have covered: its next mail carries the later ones
     mailed_message_id: int | None = None
+    # the game version this seat's previous mail showed: its next mail lists the public events since
+    # (issue 28.1, `service.mail.talk`); None: since the seat's own last move
+    mailed_version: int | None = None
     # a mail for every message the others write (issue 19), only with mail_pref "every"; off by default
     talk_mail: bool = Field(default=False, sa_column_kwargs={"server_default": text("false")})
     # the language of this seat's pages and mails (issue 17; service.i18n.LANGUAGES), chosen by the

@@ -19,6 +19,7 @@ from service.render.links import move_path, seat_path, watch_path
 from service.render.moves import describe, done_words, highlight_cells, move_groups, status_line
 from service.render.reply_box import reply_examples
 from service.render.sheet import score_chart, score_rows, standings
+from service.render.since import by_player, changed_cells, done_lines
 from service.store import tokens
 from service.store.db import transaction
 from service.web import ratelimit
@@ -137,7 +138,10 @@ def _board_context(page: board.Board, token: str | None, pick: str | None = None
             "watch_url": watch_url, "deadline": lookups.deadline_of(game), **page.clock,
             # older rounds' events: a link to this page with them (issue 33.2), and back
             "log_all_url": None if whole_log or view.get("round", 1) <= 1 else f"{here}?log=all#talk",
-            "log_round_url": f"{here}#talk" if whole_log else None}
+            "log_round_url": f"{here}#talk" if whole_log else None,
+            # the others' moves since the seat's own last one, and the cells they changed (issue 28.1)
+            "since_runs": by_player(page.since, [p["name"] for p in view["players"]]),
+            "changed": changed_cells(page.since)}
 
 
 def _seat_page(token: str, *, message: str | None = None, status: int = 200, highlight=(),
@@ -163,6 +167,7 @@ def _seat_page(token: str, *, message: str | None = None, status: int = 200, hig
     ctx = _board_context(page, token, pick, whole_log=whole_log)
     highlight = set(highlight) | pick_highlight(pick)
     return render_template(template, message=message, title=title, done=_done_text(page.view, page.done),
+                           done_said=done_lines(page.view, page.done_events) if page.done else None,
                            highlight=highlight, confirm=confirm, talk_text=talk_text, plan_text=plan_text,
                            **ctx), status
 

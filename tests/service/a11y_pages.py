@@ -53,6 +53,8 @@ def collect(app, variant: str, langs: tuple[str, str], *, seed: int = 30, target
 
     def keep_mail(m: OutboxMail) -> None:
         kind = "round_over" if m.template == "turn" and "data-round-end" in (m.html_body or "") else m.template
+        if kind == "turn" and "data-changed" in (m.html_body or ""):
+            kind = "turn-since"  # issue 28.1: the others' moves listed, the cells they changed framed
         key = f"mail-{kind}-{LANGS[m.to_addr]}"
         if m.html_body and key not in mails:
             mails[key] = m.html_body

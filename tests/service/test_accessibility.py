@@ -84,13 +84,16 @@ def test_issue30_every_page_and_mail_passes_axe_wcag22_aa_at_390_and_1280_px(doc
     expected = {"board-opening", "board-draw", "board-place", "board-waiting", "board-round-end",
                 "board-game-end", "confirm", "settings", "spectator", "start", "new", "links", "accept",
                 "error-404", "error-bad-move", "mail-invitation", "mail-turn", "mail-game_over", "mail-round_over",
-                "mail-links", "mail-answer", "my-games"}
+                "mail-links", "mail-answer", "my-games", "mail-turn-since"}
     for lang in ("en", "de"):
         for kind in expected:
             assert any(k.endswith(f":{kind}-{lang}") for k in documents), (
                 f"no {kind} page or mail in {lang}: {sorted(documents)}")
     assert any(":action-pick-1-" in k for k in documents), "no SKYJO Action pick step"
     assert any('id="clock"' in v for v in documents.values()), "no board with the vacation box"
+    # issue 28.1: boards and mails with the others' changes marked (a frame and a name, not a colour)
+    assert any("data-changed" in v and "data-since" in v for k, v in documents.items() if ":board-" in k), \
+        "no board with changes since the seat's own last move"
     started = time.time()
     problems: list[str] = []
     with sync_playwright() as p:

@@ -268,8 +268,11 @@ def test_confirm_needs_no_session_and_the_board_says_what_was_done(app, client):
     assert r.status_code == 303 and r.headers["Location"].endswith("?done=1")
     board = scanner.get(h.path_of(r.headers["Location"]))
     assert "Done: reveal" in board.text
-    # success reads as success (issue 15): the green box, not the red one that explains a refusal
-    assert re.search(r'<div [^>]*class="flash" data-done>Done: reveal [A-D][1-3]</div>', board.text)
+    # success reads as success (issue 15): the green box, not the red one that explains a refusal;
+    # it says what the move did, the card turned up too (issue 28.2)
+    assert re.search(r'<div [^>]*class="flash" data-done>Done: reveal ([A-D][1-3])<br>'
+                     r'<span data-done-event>Ann revealed \1: (-?\d+)\.</span><br>'
+                     r'<span data-done-score>Game total 0 · face-up cards add up to \2</span></div>', board.text)
     assert "data-problem" not in board.text
     ann = h.path_of(r.headers["Location"]).split("?")[0]
     assert "Done:" not in scanner.get(ann + "?done=0").text  # no decision of Ann's ends there
