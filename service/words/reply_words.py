@@ -218,7 +218,7 @@ ACTION_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "action deck": ("aktionsstapel", "vom aktionsstapel", "nimm vom aktionsstapel"),
         "decline": ("verzichte", "ablehnen", "lehne ab", "nimm keine aktionskarte", "keine aktionskarte"),
         "play": ("spiele", "spiel"),
-        "discard action": ("wirf aktionskarte ab", "lege aktionskarte ab", "aktionskarte ablegen"),
+        "discard action": ("lege aktionskarte ab", "wirf aktionskarte ab", "aktionskarte ablegen"),
         "pick": ("wähle", "wähl"),
         "none": ("keine", "keins", "nichts"),
         "keep": ("behalte", "behalten"),
