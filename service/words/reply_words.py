@@ -287,11 +287,22 @@ def first_words(lang: str | None) -> dict[str, str]:
 # how a move or plan is written back to the player (the engine's English canonical text in their
 # words): the first word of each LEXICON entry, except where a clearer one exists for showing
 SHOWN: dict[str, dict[str, str]] = {
-    "sv": {"reveal": "vänd upp"},
-    "nl": {"reveal": "draai open", "flip": "draai om", "from": "van"},
+    "sv": {"reveal": "vänd upp", "flip": "vänd upp"},
+    "nl": {"reveal": "draai open", "flip": "draai open", "from": "van"},
     "af": {"reveal": "draai om", "flip": "draai om", "from": "van"},
     "de": {"draw": "ziehe", "reveal": "decke auf", "flip": "decke auf", "from": "von", "me": "mir"},
 }
+# a move on a cell as the language says it (issue 28: docs/glossary.md): a sentence template, not
+# the verb glued before the cell, so a separable verb takes the cell inside (de "decke C3 auf", nl
+# "draai C3 open", af "draai C3 om"); `to_english` reads the particle after the cell as nothing
+CELL_MOVES: dict[str, dict[str, str]] = {
+    "sv": {"reveal": "vänd upp %(cell)s", "flip": "vänd upp %(cell)s"},
+    "nl": {"reveal": "draai %(cell)s open", "flip": "draai %(cell)s open"},
+    "af": {"reveal": "draai %(cell)s om", "flip": "draai %(cell)s om"},
+    "de": {"reveal": "decke %(cell)s auf", "flip": "decke %(cell)s auf"},
+}
+_CELL_MOVE = re.compile(r"(?<![\w-])(reveal|flip)\s+([A-D][1-3])(?!\w)")
+_CELL_MOVE_PART = re.compile(r"((?<![\w-])(?:reveal|flip)\s+[A-D][1-3](?!\w))")
 _ENGLISH_KEYS = sorted({en for table in LEXICON.values() for en in table if en and en != "is"},
                        key=lambda p: (-len(p.split()), -len(p)))
 _ENGLISH = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(k) for k in _ENGLISH_KEYS) + r")(?!\w)")
@@ -305,4 +316,12 @@ def in_words_of(text: str, lang: str | None) -> str:
     if not table or not isinstance(text, str):
         return text
     shown = {**{en: p[0] for en, p in table.items() if en}, **SHOWN.get(lang or "", {})}
-    return _ENGLISH.sub(lambda m: shown.get(m.group(0), m.group(0)), text)
+    templates = CELL_MOVES.get(lang or "", {})
+    out = []
+    for part in _CELL_MOVE_PART.split(text):  # a verb and its cell, kept together
+        m = _CELL_MOVE.fullmatch(part)
+        if m and m.group(1) in templates:
+            out.append(templates[m.group(1)] % {"cell": m.group(2)})
+        else:
+            out.append(_ENGLISH.sub(lambda w: shown.get(w.group(0), w.group(0)), part))
+    return "".join(out)
