@@ -63,7 +63,7 @@ def test_a_refusal_is_said_by_its_code_never_by_its_english(app) -> None:
     with app.app_context(), force_locale("sv"):
         assert say(IllegalMove("the game is over")) == "the game is over"
         assert say(IllegalMove("you hold no Thief card")) == "you hold no Thief card"
-        assert say(IllegalMove.of("card_not_held", card="thief")) == "du har inget kort Tjuv"
+        assert say(IllegalMove.of("card_not_held", card="thief")) == "du har inget kort Actionkortstjuv"
 
 
 # ------------------------------------------------------------------------------ a seat's language
