@@ -333,7 +333,7 @@ def test_a9_7_a_swap_with_a_player_in_swedish(app) -> None:
     e = ACTION_EVENTS[0]
     assert engine.describe(e, NAMES) == "Ann swapped their A1 (face-down) with Bo's B2 (a star)."
     with app.app_context(), force_locale("sv"):
-        assert event_text(e, NAMES) == "Ann bytte sitt A1 (nedvänt) mot B2 hos Bo (en stjärna)."
+        assert event_text(e, NAMES) == "Ann bytte sitt kort på A1 (nedvänt) mot kortet på B2 hos Bo (en stjärna)."
 
 
 def test_a_skyjo_action_mails_help_names_actions_moves_in_each_language_and_they_play(app) -> None:
