@@ -80,3 +80,18 @@ def test_no_catalogue_uses_a_synonym_the_glossary_forbids(lang: str) -> None:
              for msgid, text in _msgstrs(lang)
              for concept, entry, pattern in forbidden_patterns()[lang] if pattern.search(text)]
     assert not found, f"{lang}: {len(found)} non-glossary terms (docs/glossary.md):\n" + "\n".join(found)
+
+
+# a player's name followed by a suffix built onto it: sv "%(name)ss" ("Hanss"), de "%(name)s’"
+_GENITIVE_ON_A_NAME = re.compile(r"%\((?:name|names|who|whose|target|attacker|host)\)s(?:s\b|’|')")
+
+
+@pytest.mark.parametrize("lang", i18n.TRANSLATED)
+def test_no_genitive_is_built_as_a_suffix_on_a_name(lang: str) -> None:
+    """Genitives by sentence, not by suffix (issue 28, point 5): "Hans" + "s" reads "Hanss"; a
+    translation says "besluten åt %(name)s", "die Auslage von %(name)s", "%(name)s se rooster"."""
+    with (i18n.TRANSLATIONS / lang / "LC_MESSAGES" / "messages.po").open("rb") as f:
+        cat = read_po(f)
+    found = [(m.id, s) for m in cat if m.id
+             for s in ([m.string] if isinstance(m.string, str) else m.string) if _GENITIVE_ON_A_NAME.search(s or "")]
+    assert not found, found
