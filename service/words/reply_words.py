@@ -124,7 +124,8 @@ ACTION_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
     "sv": {
         "action row": ("actionrad", "actionraden", "actionraden plats", "ta från actionraden",
                        "ta från actionraden plats", "från actionraden"),
-        "action deck": ("actionleken", "actionlek", "ta från actionleken", "från actionleken"),
+        "action deck": ("actionkortleken", "actionkortlek", "actionleken", "actionlek", "ta från actionkortleken",
+                        "ta från actionleken", "från actionkortleken", "från actionleken"),
         "decline": ("avstå", "avböj", "ta inget actionkort", "inget actionkort"),
         "play": ("spela",),
         "discard action": ("kasta actionkort", "släng actionkort", "kasta actionkortet"),
