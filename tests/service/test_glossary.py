@@ -76,9 +76,10 @@ def test_the_forbidden_patterns_match_inflections_at_word_boundaries() -> None:
 
 @pytest.mark.parametrize("lang", i18n.TRANSLATED)
 def test_no_catalogue_uses_a_synonym_the_glossary_forbids(lang: str) -> None:
+    patterns = forbidden_patterns()[lang]
     found = [f"{concept}: {entry!r} in {text!r} (msgid {msgid!r})"
              for msgid, text in _msgstrs(lang)
-             for concept, entry, pattern in forbidden_patterns()[lang] if pattern.search(text)]
+             for concept, entry, pattern in patterns if pattern.search(text)]
     assert not found, f"{lang}: {len(found)} non-glossary terms (docs/glossary.md):\n" + "\n".join(found)
 
 
