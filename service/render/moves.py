@@ -136,7 +136,7 @@ def describe(view: dict, texts: list[str]) -> str:
         )
     if verb == "flip":
         return _("Discard the %(card)s and turn over your card at %(cell)s.", card=card_text(held), cell=arg)
-    return _("Play “%(move)s”.", move=" + ".join(texts))
+    return _("Play “%(move)s”.", move=in_words_of(" + ".join(texts), current()))
 
 
 def done_words(view: dict | None, texts: list[str]) -> str:
