@@ -19,13 +19,16 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
+from functools import lru_cache
 from pathlib import Path
 
-from babel.dates import format_date, format_skeleton
+from babel import Locale
+from babel.dates import format_date, format_skeleton, get_timezone_location
 from flask import g, has_request_context, request
 from flask_babel import force_locale, get_locale, gettext, refresh
 
-from service.clock.zones import to_local
+from service.clock.zones import COUNTRY_OF, to_local
+from service.clock.zones import zone_groups as zone_groups_of
 from service.words.names import joined_names
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -79,12 +82,47 @@ def current() -> str:
 
 
 def local_time(t: datetime, tz: str | None) -> str:
-    """A naive-UTC time in the reader's zone, in the reader's language, with the zone named:
-    `Dec 2, 2026 14:00 (Europe/Berlin)`, `2 dec. 2026 14:00 (Europe/Berlin)`."""
+    """A naive-UTC time in the reader's zone, in the reader's language, the zone named by its city
+    in that language (Babel's exemplar city, issue 28.3): `Dec 2, 2026 14:00, Berlin time`,
+    `2 dec. 2026 14:00, Berlin-tid`, `02.12.2026 14:00, Ortszeit Berlin`; `... 14:00 UTC`."""
     tz = tz or "UTC"
     local, lang = to_local(t, tz), current()
-    day = format_date(local, "medium", locale=lang)
-    return f"{day} {format_skeleton('Hm', local, tzinfo=local.tzinfo, locale=lang)} ({tz})"
+    when = f"{format_date(local, 'medium', locale=lang)} {format_skeleton('Hm', local, tzinfo=local.tzinfo, locale=lang)}"
+    if tz == "UTC" or "/" not in tz:
+        return gettext("%(when)s UTC", when=when)
+    return gettext("%(when)s, %(city)s time", when=when, city=zone_city(tz, lang))
+
+
+def zone_city(tz: str, lang: str) -> str:
+    """A zone's city in `lang` (`Europe/Vienna` -> de "Wien", sv "Wien", af ...)."""
+    return get_timezone_location(tz, locale=lang, return_city=True)
+
+
+def _regions() -> dict[str, str]:
+    return {"Africa": gettext("Africa"), "America": gettext("America"), "Antarctica": gettext("Antarctica"),
+            "Arctic": gettext("Arctic"), "Asia": gettext("Asia"), "Atlantic": gettext("Atlantic"),
+            "Australia": gettext("Australia"), "Europe": gettext("Europe"), "Indian": gettext("Indian Ocean"),
+            "Pacific": gettext("Pacific")}
+
+
+def zone_groups() -> list[tuple[str, list[tuple[str, str]]]]:
+    """The time-zone select's groups (`clock.zones.zone_groups`) in the reader's language: regions
+    and labels "Wien (Österreich)" from Babel's city and territory names (issue 28.3)."""
+    return _zone_groups(current())
+
+
+@lru_cache(maxsize=8)
+def _zone_groups(lang: str) -> list[tuple[str, list[tuple[str, str]]]]:
+    territories = Locale.parse(lang).territories
+
+    def label(name: str, english: str) -> str:
+        city, country = zone_city(name, lang), territories.get(COUNTRY_OF.get(name, ""), "")
+        return f"{city} ({country})" if country and country != city else city
+
+    regions = _regions()
+    groups = [(regions.get(region, region), sorted(zones, key=lambda z: z[1].casefold()))
+              for region, zones in zone_groups_of(label)]
+    return groups[:1] + sorted(groups[1:], key=lambda g: g[0].casefold())
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ showing a time to a player. DST-correct through `zoneinfo`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime, time, timedelta
 from functools import lru_cache
 from pathlib import Path
@@ -93,18 +94,21 @@ def _curated() -> list[tuple[str, str]]:
     current names only: Europe/Kyiv, not Europe/Kiev), labelled "Stockholm (Sweden)"; without it,
     the zones Python knows minus the old-style names."""
     countries = {row[0]: row[1] for row in _tab("iso3166.tab") if len(row) >= 2}
-    rows = [(row[2], countries.get(row[0].split(",")[0], "")) for row in _tab("zone.tab") if len(row) >= 3]
+    rows = [(row[2], row[0].split(",")[0]) for row in _tab("zone.tab") if len(row) >= 3]
     if not rows:
         rows = [(z, "") for z in available_timezones() if "/" in z and not z.startswith(_OLD_PREFIXES)]
     out = []
-    for name, country in rows:
+    for name, code in rows:
         if not valid_zone(name):
             continue
+        COUNTRY_OF[name] = code
+        country = countries.get(code, "")
         place = name.split("/", 1)[1].replace("_", " ").replace("/", " / ")
         out.append((name, f"{place} ({country})" if country and country != place else place))
     return out
 
 
+COUNTRY_OF: dict[str, str] = {}  # zone name -> ISO 3166 code (zone.tab's first), for labels in a language
 _CURATED = _curated()
 _NAMES = ["UTC"] + sorted(name for name, _label in _CURATED)
 
@@ -114,11 +118,12 @@ def zone_choices() -> list[str]:
     return _NAMES
 
 
-def zone_groups() -> list[tuple[str, list[tuple[str, str]]]]:
+def zone_groups(label: Callable[[str, str], str] | None = None) -> list[tuple[str, list[tuple[str, str]]]]:
     """The same zones for a select: grouped by region (Africa, America, ..., Pacific), each group
-    sorted by its labels; `("", [("UTC", "UTC")])` first."""
+    sorted by its labels; `("", [("UTC", "UTC")])` first. `label(name, english_label)`: a zone's
+    label in the reader's language (`service.i18n.zone_groups`)."""
     groups: dict[str, list[tuple[str, str]]] = {}
-    for name, label in _CURATED:
-        groups.setdefault(name.split("/", 1)[0], []).append((name, label))
+    for name, english in _CURATED:
+        groups.setdefault(name.split("/", 1)[0], []).append((name, label(name, english) if label else english))
     return [("", [("UTC", "UTC")])] + [(region, sorted(groups[region], key=lambda z: z[1].casefold()))
                                        for region in sorted(groups)]

@@ -80,8 +80,9 @@ def _render(template: str, ctx: dict) -> tuple[str, str]:
     if "clock" in ctx:
         ctx.update(clock_lines(ctx.pop("clock")))
     asks = ctx.pop("asks", False)
-    # the reply examples in the reader's words (`reply_words` reads them back)
-    box = [{**ex, "text": in_words_of(ex["text"], current())} for ex in reply_examples(ctx.get("view"))]
+    box = reply_examples(ctx.get("view"))  # in the reader's words (`reply_words` reads them back)
+    if ctx.get("legal"):  # an answer's "Possible now:" moves, as the reader would type them
+        ctx["legal"] = [in_words_of(t, current()) for t in ctx["legal"]]
     action = is_view(ctx.get("view")) and "action" in ctx["view"]
     ctx.update(base_url=base, reply_help=command_help(action) if asks else None, reply_box=box if asks else [])
     if token is not None:

@@ -33,6 +33,7 @@ from sqlmodel import Session, select
 
 import engine
 from engine.view import with_text
+from service.i18n import current
 from service.play import clock_service, notify
 from service.play.errors import Conflict, Forbidden, Invalid, NotFound, UseCaseError
 from service.play.lookups import load_engine_game, seat_by_token, seats_of
@@ -163,7 +164,9 @@ def _open_reason(s: Session, game: GameRow, seat: SeatRow, moves: Sequence[str |
 
 
 def _used_up(played: list[str]) -> str:
-    return _("You already played “%(move)s” here; this link is used up.", move=" + ".join(played))
+    """The stale link's answer, its move in the reader's words (issue 28.3: `reveal A1` is English)."""
+    return _("You already played “%(move)s” here; this link is used up.",
+             move=in_words_of(" + ".join(played), current()))
 
 
 def _decision_reason(s: Session, game: GameRow, seat: SeatRow, moves: Sequence[str | engine.Move], decision: str,

@@ -132,11 +132,11 @@ def _second_step(view: dict, key: str, first: str, moves: list[tuple[str, Action
             opts.append(_option(t, other, other))
         return [_group(key, title, opts, **back)]
     if card == "insight":
-        title = _(
-            "%(card)s on %(whose)s grid: which row or column?",
-            card=head,
-            whose=at.whose(view, int(first)),
-        )
+        if at.is_viewer(view, int(first)):
+            title = _("%(card)s on your grid: which row or column?", card=head)
+        else:
+            title = _("%(card)s on %(name)s's grid: which row or column?", card=head,
+                      name=name_of(view, int(first)))
         opts = [_option(t, at.line_of(m)) for t, m in chosen]
         return [_group(key, title, opts, **back)]
     groups = []

@@ -40,11 +40,10 @@ def parse(view: dict, text: str) -> ActionMove | None:
     return m if isinstance(m, ActionMove) else None
 
 
-def whose(view: dict, seat) -> str:
-    """`Bo's`, or `your` for the viewer (a grid's owner in a sentence)."""
-    if seat == view.get("viewer") or seat == -1:
-        return _("your")
-    return _("%(name)s's", name=name_of(view, seat))
+def is_viewer(view: dict, seat) -> bool:
+    """The seat is the viewer's own (a sentence about "your" grid is its own msgid, never a "your" /
+    "Bo's" word put into one: issue 28, genitives and "you" forms by sentence)."""
+    return seat == view.get("viewer") or seat == -1
 
 
 def line_of(m: ActionMove) -> str:
@@ -200,10 +199,13 @@ def _play(view: dict, m: ActionMove) -> str:
             b=CELL_NAMES[m.cells[1]],
         )
     if card == "insight":
+        if is_viewer(view, m.target):
+            return _("Play %(card)s: see the face-down cards of your %(line)s (only you see them).",
+                     card=head, line=line_of(m))
         return _(
-            "Play %(card)s: see the face-down cards of %(whose)s %(line)s (only you see them).",
+            "Play %(card)s: see the face-down cards of %(line)s of %(name)s's grid (only you see them).",
             card=head,
-            whose=whose(view, m.target),
+            name=name_of(view, m.target),
             line=line_of(m),
         )
     if card == "thief":

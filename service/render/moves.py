@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from flask_babel import gettext as _
 
+from service.i18n import current
 from service.render import a11y, action_moves, action_text
 from service.render.cards import card_text, held_value, name_of, picker_rows
 from service.render.links import is_cell, slug_for, split_move
+from service.words.reply_words import in_words_of
 
 _GROUP_ORDER = {"reveal": 0, "draw": 1, "take": 2, "swap": 3, "flip": 4}  # draw before take reads better
 _CLASSIC_VERBS = frozenset(_GROUP_ORDER)
@@ -134,18 +136,18 @@ def describe(view: dict, texts: list[str]) -> str:
         )
     if verb == "flip":
         return _("Discard the %(card)s and turn over your card at %(cell)s.", card=card_text(held), cell=arg)
-    return _("Play “%(move)s”.", move=" + ".join(texts))
+    return _("Play “%(move)s”.", move=in_words_of(" + ".join(texts), current()))
 
 
 def done_words(view: dict | None, texts: list[str]) -> str:
-    """What a decision did, for the "Done:" line after it (`take + swap B2`; a SKYJO Action move
-    in words, its cards by name)."""
-    if view is None or view.get("action") is None:
-        return " + ".join(texts)
+    """What a decision did, for the "Done:" line after it, in the reader's words (`take + swap B2`,
+    a classic move in SKYJO Action too: issue 28.3; a SKYJO Action move in words, its cards by
+    name)."""
     out = []
     for t in texts:
-        m = action_text.parse(view, t) if split_move(t)[0] not in _CLASSIC_VERBS else None
-        out.append(t if m is None else action_text.done(view, m))
+        m = action_text.parse(view, t) if view and view.get("action") is not None \
+            and split_move(t)[0] not in _CLASSIC_VERBS else None
+        out.append(in_words_of(t, current()) if m is None else action_text.done(view, m))
     return " + ".join(out)
 
 

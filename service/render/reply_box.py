@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from flask_babel import gettext as _
 
+from service.i18n import current
 from service.render.cards import card_text
 from service.render.moves import describe
+from service.words.reply_words import in_words_of
 
 _LOW = 4  # "if 4 or less": a low card is worth keeping
 
@@ -28,8 +30,8 @@ def _spread(cells: list[str]) -> list[str]:
 
 
 def reply_examples(view: dict | None) -> list[dict]:
-    """Examples for the decision the viewer owes now, best first: each `{"text": the reply line,
-    "says": what it does}`. Empty when the viewer owes nothing."""
+    """Examples for the decision the viewer owes now, best first: each `{"text": the reply line in
+    the reader's words, "says": what it does}`. Empty when the viewer owes nothing."""
     if not view or view.get("viewer") is None:
         return []
     me = view["viewer"]
@@ -78,4 +80,6 @@ def reply_examples(view: dict | None) -> list[dict]:
                         "says": _("Discard it and turn over %(cell)s.", cell=down[0])})
     if not out and legal:
         out.append({"text": legal[0], "says": describe(view, [legal[0]])})
-    return out
+    # in the reader's words (issue 28.3: no English on another language's board or mail), which
+    # `reply_words.to_english` reads back
+    return [{**ex, "text": in_words_of(ex["text"], current())} for ex in out]

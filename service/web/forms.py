@@ -10,8 +10,8 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import Email, InputRequired, Length, NumberRange, Optional, ValidationError
 
 import engine
-from service.clock.zones import valid_zone, zone_groups
-from service.i18n import DEFAULT, LANGUAGES
+from service.clock.zones import valid_zone
+from service.i18n import DEFAULT, LANGUAGES, zone_groups
 from service.play.names import has_invisible, lookalike_pairs
 
 MAX_OTHERS = 7
@@ -160,7 +160,8 @@ class _NewGameBase(FlaskForm):
     timeout_policy = SelectField(_l("When time runs out"), default="bot", choices=[
         SelectChoice("bot", _l("the computer makes the decision and the game goes on")),
         SelectChoice("wait", _l("wait (reminders only; the host can let the computer play)"))])
-    host_tz = SelectField(_l("Your time zone"), default="UTC", validate_choice=False, choices=[  # any valid zone
+    host_tz = SelectField(_l("Your time zone"), default="UTC", validate_choice=False, choices=lambda: [  # any valid zone
+        # in the reader's language, per form (issue 28.3)
         SelectChoice(name, label, optgroup=region or None) for region, zones in zone_groups() for name, label in zones])
 
     def validate_host_tz(self, field):

@@ -10,7 +10,6 @@ from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 
 from service import i18n
-from service.clock.zones import zone_groups
 from service.mail.sender import wake_background_sender
 from service.play import board, clock_service, games, lookups, moves, my_games, settings, talk
 from service.play.errors import Conflict, Invalid, NotFound
@@ -160,7 +159,7 @@ def _seat_page(token: str, *, message: str | None = None, status: int = 200, hig
     if page.view is None:
         host_tz = next((r.tz for r in seats if r.is_host and r.tz), None) or "UTC"
         return render_template("invite.html", game=game, seat=seat, seats=seats, token=token,
-                               rematch_of=page.rematch_of, message=message, zone_groups=zone_groups(),
+                               rematch_of=page.rematch_of, message=message, zone_groups=i18n.zone_groups(),
                                default_tz=seat.tz or host_tz,
                                default_lang=i18n.browser_language() if seat.status == "invited" else seat.lang,
                                title=title), status
@@ -183,9 +182,7 @@ def _done_text(view: dict, made: list[str]) -> str | None:
     (from the move log, so a made-up `done` shows nothing)."""
     if not made:
         return None
-    if view.get("action") is not None:  # Action cards by name (in the reader's words)
-        return _("Done: %(what)s", what=done_words(view, made))
-    return _("Done: %(what)s", what=in_words_of(" + ".join(made), i18n.current()))
+    return _("Done: %(what)s", what=done_words(view, made))  # in the reader's words
 
 
 @bp.route("/s/<token>/m/<slug>", methods=["GET", "HEAD", "POST"])  # POST: its own token (OWN_TOKEN_ENDPOINTS)

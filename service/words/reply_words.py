@@ -124,7 +124,8 @@ ACTION_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
     "sv": {
         "action row": ("actionrad", "actionraden", "actionraden plats", "ta från actionraden",
                        "ta från actionraden plats", "från actionraden"),
-        "action deck": ("actionleken", "actionlek", "ta från actionleken", "från actionleken"),
+        "action deck": ("actionkortleken", "actionkortlek", "actionleken", "actionlek", "ta från actionkortleken",
+                        "ta från actionleken", "från actionkortleken", "från actionleken"),
         "decline": ("avstå", "avböj", "ta inget actionkort", "inget actionkort"),
         "play": ("spela",),
         "discard action": ("kasta actionkort", "släng actionkort", "kasta actionkortet"),
@@ -143,14 +144,14 @@ ACTION_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "row": ("rad", "raden"),
         "column": ("kolumn", "kolumnen"),
         "meteor": ("meteor",),
-        "swap-own": ("byt egna", "byt egen"),
-        "double-move": ("dubbeldrag",),
-        "draw-three": ("dra tre",),
-        "insight": ("insikt",),
-        "reactivation": ("återaktivering",),
+        "swap-own": ("byt dina egna kort", "byt egna kort", "byt egna", "byt egen"),
+        "double-move": ("dubbeltur", "dubbeldrag"),
+        "draw-three": ("dra tre kort", "dra tre"),
+        "insight": ("upplysning", "insikt"),
+        "reactivation": ("reaktivering", "återaktivering"),
         "defense": ("försvar",),
-        "swap-with-player": ("byt med en spelare", "byt med spelare"),
-        "thief": ("tjuv",),
+        "swap-with-player": ("byt kort med en annan spelare", "byt med en spelare", "byt med spelare"),
+        "thief": ("actionkortstjuv", "tjuv"),
         "meteor-shower": ("meteorregn",),
     },
     "nl": {
@@ -175,7 +176,7 @@ ACTION_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "meteor": ("meteoor",),
         "swap-own": ("eigen ruil",),
         "double-move": ("dubbele beurt",),
-        "draw-three": ("pak drie",),
+        "draw-three": ("trek drie", "pak drie"),
         "insight": ("inzicht",),
         "reactivation": ("reactivering",),
         "defense": ("verdediging",),
@@ -218,7 +219,7 @@ ACTION_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "action deck": ("aktionsstapel", "vom aktionsstapel", "nimm vom aktionsstapel"),
         "decline": ("verzichte", "ablehnen", "lehne ab", "nimm keine aktionskarte", "keine aktionskarte"),
         "play": ("spiele", "spiel"),
-        "discard action": ("wirf aktionskarte ab", "lege aktionskarte ab", "aktionskarte ablegen"),
+        "discard action": ("lege aktionskarte ab", "wirf aktionskarte ab", "aktionskarte ablegen"),
         "pick": ("wähle", "wähl"),
         "none": ("keine", "keins", "nichts"),
         "keep": ("behalte", "behalten"),
@@ -287,11 +288,22 @@ def first_words(lang: str | None) -> dict[str, str]:
 # how a move or plan is written back to the player (the engine's English canonical text in their
 # words): the first word of each LEXICON entry, except where a clearer one exists for showing
 SHOWN: dict[str, dict[str, str]] = {
-    "sv": {"reveal": "vänd upp"},
-    "nl": {"reveal": "draai open", "flip": "draai om", "from": "van"},
+    "sv": {"reveal": "vänd upp", "flip": "vänd upp"},
+    "nl": {"reveal": "draai open", "flip": "draai open", "from": "van"},
     "af": {"reveal": "draai om", "flip": "draai om", "from": "van"},
     "de": {"draw": "ziehe", "reveal": "decke auf", "flip": "decke auf", "from": "von", "me": "mir"},
 }
+# a move on a cell as the language says it (issue 28: docs/glossary.md): a sentence template, not
+# the verb glued before the cell, so a separable verb takes the cell inside (de "decke C3 auf", nl
+# "draai C3 open", af "draai C3 om"); `to_english` reads the particle after the cell as nothing
+CELL_MOVES: dict[str, dict[str, str]] = {
+    "sv": {"reveal": "vänd upp %(cell)s", "flip": "vänd upp %(cell)s"},
+    "nl": {"reveal": "draai %(cell)s open", "flip": "draai %(cell)s open"},
+    "af": {"reveal": "draai %(cell)s om", "flip": "draai %(cell)s om"},
+    "de": {"reveal": "decke %(cell)s auf", "flip": "decke %(cell)s auf"},
+}
+_CELL_MOVE = re.compile(r"(?<![\w-])(reveal|flip)\s+([A-D][1-3])(?!\w)")
+_CELL_MOVE_PART = re.compile(r"((?<![\w-])(?:reveal|flip)\s+[A-D][1-3](?!\w))")
 _ENGLISH_KEYS = sorted({en for table in LEXICON.values() for en in table if en and en != "is"},
                        key=lambda p: (-len(p.split()), -len(p)))
 _ENGLISH = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(k) for k in _ENGLISH_KEYS) + r")(?!\w)")
@@ -305,4 +317,12 @@ def in_words_of(text: str, lang: str | None) -> str:
     if not table or not isinstance(text, str):
         return text
     shown = {**{en: p[0] for en, p in table.items() if en}, **SHOWN.get(lang or "", {})}
-    return _ENGLISH.sub(lambda m: shown.get(m.group(0), m.group(0)), text)
+    templates = CELL_MOVES.get(lang or "", {})
+    out = []
+    for part in _CELL_MOVE_PART.split(text):  # a verb and its cell, kept together
+        m = _CELL_MOVE.fullmatch(part)
+        if m and m.group(1) in templates:
+            out.append(templates[m.group(1)] % {"cell": m.group(2)})
+        else:
+            out.append(_ENGLISH.sub(lambda w: shown.get(w.group(0), w.group(0)), part))
+    return "".join(out)

@@ -61,7 +61,7 @@ def test_issue30_c11_a_removed_cell_and_the_piles_in_english_and_german(tmp_path
             assert a11y.draw_name(1) == "draw pile: 1 card"
             assert a11y.held_name(False, "Bo", None) == "Bo holds a card"
         with force_locale("de"):
-            assert a11y.cell_name({"cell": "D1", "face": "removed"}) == "D1, abgelegt"
+            assert a11y.cell_name({"cell": "D1", "face": "removed"}) == "D1, entfernt"
             assert a11y.cell_name({"cell": "C3", "face": "down"}) == "C3, verdeckt"
             cells = [{"face": "down"}] * 9 + [{"face": "up"}] * 3
             assert a11y.grid_caption("Bo", False, cells) == "Auslage von Bo, 9 verdeckt"

@@ -44,7 +44,7 @@ TWO_STEP_CARDS = re.compile(r"Swap own|Swap with|Insight")
 WORDS = {
     "en": {"accept_link": "Accept or decline", "you_are_in": "You are in"},
     "sv": {"title": "SKYJO med Ann, Bo och Carla", "turn": "Din tur · runda {n} · {title}",
-           "game_over": "Spelet är slut: ", "your_move": "Ditt drag"},
+           "game_over": "Spelet är slut: ", "your_move": "Din tur"},
     "nl": {"title": "SKYJO met Ann, Bo en Carla", "turn": "Jouw beurt · ronde {n} · {title}",
            "game_over": "Spel voorbij: ", "your_move": "Jouw zet", "accept_link": "Accepteren of afslaan",
            "you_are_in": "Je doet mee!"},

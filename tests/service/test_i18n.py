@@ -63,7 +63,7 @@ def test_a_refusal_is_said_by_its_code_never_by_its_english(app) -> None:
     with app.app_context(), force_locale("sv"):
         assert say(IllegalMove("the game is over")) == "the game is over"
         assert say(IllegalMove("you hold no Thief card")) == "you hold no Thief card"
-        assert say(IllegalMove.of("card_not_held", card="thief")) == "du har inget kort Tjuv"
+        assert say(IllegalMove.of("card_not_held", card="thief")) == "du har inget kort Actionkortstjuv"
 
 
 # ------------------------------------------------------------------------------ a seat's language
@@ -135,12 +135,31 @@ def test_a_spectators_page_follows_the_browser(app, client) -> None:
 def test_dates_are_written_with_babels_formats_in_the_readers_language_and_zone(app) -> None:
     t = datetime(2026, 12, 2, 13, 5)
     with app.app_context():
+        # the zone by its city in the reader's language (issue 28.3), never its IANA name
         with force_locale("en"):
-            assert i18n.local_time(t, "Europe/Berlin") == "Dec 2, 2026 14:05 (Europe/Berlin)"
+            assert i18n.local_time(t, "Europe/Berlin") == "Dec 2, 2026 14:05, Berlin time"
+            assert i18n.local_time(t, None) == "Dec 2, 2026 13:05 UTC"
         with force_locale("de"):
-            assert i18n.local_time(t, "Europe/Berlin") == "02.12.2026 14:05 (Europe/Berlin)"
+            assert i18n.local_time(t, "Europe/Vienna") == "02.12.2026 14:05, Ortszeit Wien"
         with force_locale("sv"):
-            assert i18n.local_time(t, "Asia/Tokyo") == "2 dec. 2026 22:05 (Asia/Tokyo)"
+            assert i18n.local_time(t, "Asia/Tokyo") == "2 dec. 2026 22:05, Tokyo-tid"
+        with force_locale("nl"):
+            assert i18n.local_time(t, "Europe/Amsterdam") == "2 dec 2026 14:05, tijd in Amsterdam"
+        with force_locale("af"):
+            assert i18n.local_time(t, "Africa/Johannesburg") == "02 Des. 2026 15:05, Johannesburg-tyd"
+
+
+def test_the_time_zone_list_is_in_the_readers_language(app) -> None:
+    """Regions and "city (country)" labels from Babel's names in each language (issue 28.3)."""
+    expected = {"en": ("Europe", "Vienna (Austria)"), "sv": ("Europa", "Wien (Österrike)"),
+                "nl": ("Europa", "Wenen (Oostenrijk)"), "af": ("Europa", "Wene (Oostenryk)"),
+                "de": ("Europa", "Wien (Österreich)")}
+    with app.app_context():
+        for lang, (region, vienna) in expected.items():
+            with force_locale(lang):
+                groups = dict(i18n.zone_groups())
+            assert dict(groups[region])["Europe/Vienna"] == vienna, lang
+            assert groups[""] == [("UTC", "UTC")]
 
 
 def test_the_reply_help_in_each_language_shows_only_working_commands(app) -> None:
@@ -314,7 +333,7 @@ def test_a9_7_a_swap_with_a_player_in_swedish(app) -> None:
     e = ACTION_EVENTS[0]
     assert engine.describe(e, NAMES) == "Ann swapped their A1 (face-down) with Bo's B2 (a star)."
     with app.app_context(), force_locale("sv"):
-        assert event_text(e, NAMES) == "Ann bytte sitt A1 (nedvänt) mot B2 hos Bo (en stjärna)."
+        assert event_text(e, NAMES) == "Ann bytte sitt kort på A1 (nedvänt) mot kortet på B2 hos Bo (en stjärna)."
 
 
 def test_a_skyjo_action_mails_help_names_actions_moves_in_each_language_and_they_play(app) -> None:

@@ -294,4 +294,4 @@ def test_a9_9_the_refusal_lists_each_seat_that_owes_a_meteor_card_in_the_readers
                                 "Cy, die een kaart kiest voor de meteorenregen (meteoor B2)")
         with force_locale("sv"):
             said = say(refused(lambda: _attacked().play(1, "draw")))
-            assert said == "Ann attackerar dig med Byt med en spelare: skriv blockera (du kastar ditt Försvar) eller tillåt"
+            assert said == "Ann attackerar dig med Byt kort med en annan spelare: skriv blockera (du kastar ditt Försvar) eller tillåt"

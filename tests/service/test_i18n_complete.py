@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import re
+from html import unescape as html_unescape
 
 import pytest
 from babel.messages.pofile import read_po
@@ -19,6 +20,7 @@ from service import i18n
 from service.cli_i18n import extract, status
 from service.store import db
 from service.store.outbox_models import OutboxMail
+from service.words.reply_words import in_words_of
 from tests.service import helpers as h
 
 pytestmark = pytest.mark.i18n_complete
@@ -28,7 +30,7 @@ PLAYERS = (("Ann", "ann@example.com"), ("Bo", "bo@example.com"), ("Cy", "cy@exam
 LANG_OF = {"ann@example.com": "af", "bo@example.com": "sv", "cy@example.com": "nl", "dirk@example.com": "de"}
 # words that are no English left over in any language: the game's name, names, units, the languages'
 # own names on the language menus, technical words of mails
-ALLOWED = {"skyjo", "action", "ann", "dirk", "http", "https", "localhost", "utc", "europe", "asia", "english",
+ALLOWED = {"skyjo", "action", "ann", "dirk", "http", "https", "localhost", "utc", "english",
            "svenska", "nederlands", "afrikaans", "deutsch", "html", "mailto", "email", "e-mail"}
 WORD = re.compile(r"[^\W\d_]{4,}")
 
@@ -50,23 +52,44 @@ def _english_words() -> dict[str, set[str]]:
     for lang in i18n.TRANSLATED:
         with (i18n.TRANSLATIONS / lang / "LC_MESSAGES" / "messages.po").open("rb") as f:
             cat = read_po(f)
+        # a placeholder's name (`%(flip)s`, `%(reveal)s`) is no word the translation uses
         used = {w.lower() for m in cat if m.id for s in ([m.string] if isinstance(m.string, str) else m.string)
-                for w in WORD.findall(s or "")}
+                for w in WORD.findall(re.sub(r"%\(\w+\)[sdr]", " ", s or ""))}
         out[lang] = english - used - ALLOWED
     return out
 
 
+# attributes a reader sees or hears (issue 28.3: the whole-turn field's placeholder was English)
+SAID_ATTRIBUTES = re.compile(r'\b(?:placeholder|aria-label|title|alt|label)="([^"]*)"')
+
+
 def _visible_text(html_or_text: str) -> str:
+    """The text a reader sees or hears: text, the said attributes and the time-zone list (its
+    regions and places in the reader's language, issue 28.3; no zone's IANA name is shown)."""
     t = re.sub(r"<(style|script)\b.*?</\1>", " ", html_or_text, flags=re.S | re.I)
-    t = re.sub(r"<select\b[^>]*\bname=\"(?:host_)?tz\"[^>]*>.*?</select>", " ", t, flags=re.S)  # time zones: places
-    t = re.sub(r"<[^>]+>", " ", t)
+    said = " ".join(SAID_ATTRIBUTES.findall(t))  # taken out before the tags go
+    t = re.sub(r"<[^>]+>", " ", t) + " " + html_unescape(said)
     t = re.sub(r"https?://\S+", " ", t)
-    t = re.sub(r"\b[A-Z][a-z]+/[A-Za-z_/+-]+", " ", t)  # time zone names (America/Swift_Current)
-    return t
+    return re.sub(r"\b(?:Swift Current|Tell City)\b", " ", t)  # places of the zone list, in every language
 
 
 def _leftovers(text: str, english: set[str]) -> set[str]:
-    return {w for w in WORD.findall(_visible_text(text)) if w.lower() in english}
+    return {w for w in WORD.findall(_visible_text(text)) if w.lower() in english} | _english_zone_list(text)
+
+
+def _english_zone_list(html: str) -> set[str]:
+    """The time-zone select in English (issue 28.3: "Vienna (Austria)", "Europe"): more than half of
+    its labels as the English list has them (a city and country both written alike in a language,
+    "Kabul (Afghanistan)", may stay)."""
+    select = re.search(r"<select\b[^>]*\bname=\"(?:host_)?tz\"[^>]*>(.*?)</select>", html, re.S)
+    if select is None:
+        return set()
+    from service.clock.zones import zone_groups
+
+    english = {label for _region, zones in zone_groups() for _name, label in zones if "(" in label}
+    labels = [html_unescape(x) for x in re.findall(r"<option[^>]*>([^<]*)</option>", select.group(1))]
+    same = [x for x in labels if x in english]
+    return {"time-zone list in English: " + ", ".join(same[:3])} if len(same) * 2 > len(labels) else set()
 
 
 def test_every_mail_and_page_is_free_of_english_in_every_language(app, client) -> None:
@@ -90,7 +113,21 @@ def test_every_mail_and_page_is_free_of_english_in_every_language(app, client) -
             check("invite page", LANG_OF[m.to_addr], client.get(seat).text)
             check("prefs page", LANG_OF[m.to_addr], client.get(seat + "/prefs").text)
             assert h.post_form(client, seat + "/accept", page_path=seat).status_code == 303
+    # a refused reply in the opening: the answer lists what is possible now, in the reader's words
+    from service.play import reply_service
+    from tests.service.test_reply_service import latest_reply_mail, reply_to
+
+    since = h.mails(app)[-1].id
+    for email, lang in LANG_OF.items():  # "swap B2", as the player writes it
+        reply_service.handle_inbound(app, reply_to(latest_reply_mail(app, email), in_words_of("swap B2", lang)))
+    refused = [m for m in h.mails(app, since) if m.template == "answer"]
+    assert len(refused) == len(LANG_OF)
+    for m in refused:
+        check("mail answer, refused (text)", LANG_OF[m.to_addr], m.text_body)
+        check("mail answer, refused (html)", LANG_OF[m.to_addr], m.html_body or "")
     boards = {}
+    first_links: dict[str, str] = {}  # lang -> a move link of its first decision (stale later)
+    stale_seen: dict[str, str] = {}
 
     def on_step(new: list[OutboxMail]) -> None:
         for m in new:
@@ -101,11 +138,19 @@ def test_every_mail_and_page_is_free_of_english_in_every_language(app, client) -
                 check(f"mail {m.template} (subject)", lang, m.subject)
                 for p in h.move_links(m)[:1]:
                     check("confirm page", lang, client.get(p).text)
+                    if lang in first_links and h.decision_of(p) != h.decision_of(first_links[lang]) \
+                            and lang not in stale_seen:  # the first decision is made: "You already played ..."
+                        stale = client.get(first_links[lang]).text
+                        check("stale link page", lang, stale)
+                        stale_seen[lang] = stale
+                    first_links.setdefault(lang, p)
                 seat = next((p for p in h.links_of(m) if re.fullmatch(r"/s/[A-Za-z0-9_-]+", p)), None)
                 if seat and lang not in boards:
                     boards[lang] = seat
+                    check("board page (deciding)", lang, client.get(seat).text)  # the whole-turn field
 
     h.play_by_mail(app, client, rng=random.Random(17), on_step=on_step)
+    assert set(stale_seen) == set(i18n.TRANSLATED)
     for lang, seat in boards.items():
         check("board page (game over)", lang, client.get(seat).text)
         check("unsubscribe page", lang, client.get(seat + "/unsubscribe").text)
@@ -118,9 +163,6 @@ def test_every_mail_and_page_is_free_of_english_in_every_language(app, client) -
         check("spectator page", lang, client.get(watch, headers={"Accept-Language": lang}).text)
         check("404 page", lang, client.get("/s/no-such-token", headers={"Accept-Language": lang}).text)
     # answers to replies (the game is over: "not applied"), and "mail me my links"
-    from service.play import reply_service
-    from tests.service.test_reply_service import latest_reply_mail, reply_to
-
     since = h.mails(app)[-1].id
     for email in LANG_OF:
         mail = latest_reply_mail(app, email)
@@ -140,3 +182,31 @@ def test_every_mail_and_page_is_free_of_english_in_every_language(app, client) -
         kinds = {m.template for m in s.exec(select(OutboxMail))}
     assert {"invitation", "created", "notice", "turn", "game_over", "answer", "links"} <= kinds
     assert not found, "\n".join(f"{k}: {sorted(v)[:12]}" for k, v in sorted(found.items()))
+
+
+def test_skyjo_actions_done_box_says_a_classic_move_in_the_readers_words(app, client) -> None:
+    """In a SKYJO Action game the "Done:" box after a classic move (the opening's reveal) is in the
+    reader's words, not `reveal A1` (issue 28.3)."""
+    from tests.service.test_action_pages import press
+
+    extra = {"variant": "action", "opt_target_score": "100", "host_lang": "af", "players-0-lang": "sv",
+             "players-1-lang": "nl", "players-2-lang": "de"}
+    assert h.new_game(client, PLAYERS, extra=extra)[0] == 303
+    for m in h.mails(app):
+        if m.template == "invitation":
+            seat = next(p for p in h.links_of(m) if re.fullmatch(r"/s/[A-Za-z0-9_-]+", p))
+            assert h.post_form(client, seat + "/accept", page_path=seat).status_code == 303
+    english = _english_words()
+    boards = {}
+    for m in h.mails(app):
+        seat = next((p for p in h.links_of(m) if re.fullmatch(r"/s/[A-Za-z0-9_-]+", p)), None)
+        if seat and m.to_addr in LANG_OF:
+            boards.setdefault(LANG_OF[m.to_addr], seat)
+    assert set(boards) == set(i18n.TRANSLATED)
+    for lang, seat in boards.items():
+        r = press(client, client.get(seat).text, "reveal A1")
+        assert r.status_code == 303, r.text[-500:]
+        page = client.get(r.headers["Location"]).text
+        done = re.search(r'<div id="done"[^>]*>(.*?)</div>', page, re.S)
+        assert done is not None, page[:3000]
+        assert "A1" in done.group(1) and not _leftovers(done.group(1), english[lang] | {"reveal"}), (lang, done.group(1))

@@ -302,3 +302,20 @@ def test_a9_the_readmes_action_moves_in_each_language_read_as_the_engines() -> N
             assert text != move, (lang, text)  # in that language's words
             assert parse_action_move(to_english(text, lang), ["Ann", "Bo"]) == \
                 parse_action_move(move, ["Ann", "Bo"]), (lang, text)
+
+
+@pytest.mark.parametrize(("lang", "flip", "plan"), [
+    ("sv", "vänd upp C3", "dra: om 4 eller mindre byt C1, annars vänd upp D1"),
+    ("nl", "draai C3 open", "trek: als 4 of minder ruil C1, anders draai D1 open"),
+    ("af", "draai C3 om", "trek: as 4 of minder ruil C1, anders draai D1 om"),
+    ("de", "decke C3 auf", "ziehe: wenn 4 oder weniger tausche C1, sonst decke D1 auf"),
+])
+def test_a_move_on_a_cell_is_shown_in_the_languages_word_order(lang: str, flip: str, plan: str) -> None:
+    """Issue 28.4: a separable verb takes the cell inside (de "decke C3 auf", not "decke auf C3");
+    what the service writes reads back as the same move (`reply_words.CELL_MOVES`)."""
+    assert in_words_of("flip C3", lang) == flip
+    assert in_words_of("reveal C3", lang) == flip
+    assert in_words_of("draw: if 4 or less swap C1, else flip D1", lang) == plan
+    assert in_words_of("reveal A1 + reveal D3", lang) == f"{in_words_of('reveal A1', lang)} + {in_words_of('reveal D3', lang)}"
+    assert to_english(in_words_of("flip C3", lang), lang).split() == ["flip", "C3"]
+    assert to_english(in_words_of("reveal C3", lang), lang, opening=True).split() == ["reveal", "C3"]
