@@ -148,12 +148,13 @@ def _board_context(page: board.Board, token: str | None, pick: str | None = None
 def _seat_page(token: str, *, message: str | None = None, status: int = 200, highlight=(),
                confirm: dict | None = None, template: str = "board.html", talk_text: str | None = None,
                done: int | None = None, plan_text: str | None = None, pick: str | None = None,
-               whole_log: bool = False):
+               whole_log: bool = False, ask: str | None = None):
     """A seat's page, from one read transaction (`board.seat_board`). `message`: why something was
     not done (the red box); `done`: the version a Confirm brought the game to (the green "Done:"
     line says this seat's decision that did it). `pick`: a first choice of a SKYJO Action pair
     (`?pick=`, move_groups): the page offers its second step; a GET, so it changes nothing.
-    `whole_log`: the whole game's events, not only the current round's (`?log=all`)."""
+    `whole_log`: the whole game's events, not only the current round's (`?log=all`). `ask`: the
+    invitation page's confirmation step ("decline" or "cancel", issue 28.7)."""
     with transaction() as s:
         page = board.seat_board(s, token, done=done, whole_log=whole_log)
     seat, game, seats = page.seat, page.game, page.seats
@@ -161,7 +162,7 @@ def _seat_page(token: str, *, message: str | None = None, status: int = 200, hig
     if page.view is None:
         host_tz = next((r.tz for r in seats if r.is_host and r.tz), None) or "UTC"
         return render_template("invite.html", game=game, seat=seat, seats=seats, token=token,
-                               rematch_of=page.rematch_of, message=message, zone_groups=zone_groups(),
+                               rematch_of=page.rematch_of, message=message, zone_groups=zone_groups(), ask=ask,
                                default_tz=seat.tz or host_tz,
                                default_lang=i18n.browser_language() if seat.status == "invited" else seat.lang,
                                title=title), status
@@ -344,6 +345,13 @@ def accept(token: str):
     return _see_other(seat_path(token))
 
 
+@bp.get("/s/<token>/decline")
+def decline_confirm(token: str):
+    """The invitation page asking "Decline? [Decline] [Back]" (issue 28.7): the accept page's Decline
+    is a link here; only the POST of this step declines."""
+    return _seat_page(token, ask="decline")
+
+
 @bp.post("/s/<token>/decline")
 def decline(token: str):
     with transaction(write=True) as s:
@@ -362,6 +370,12 @@ def computer_seat(token: str):
         row = games.computer_takes_seat(s, token, position, request.form.get("level", ""))
     flash(_("%(name)s plays this seat.", name=row.name))
     return _see_other(seat_path(token))
+
+
+@bp.get("/s/<token>/cancel")
+def cancel_confirm(token: str):
+    """The host's "Cancel the game? [Cancel the game] [Back]" (issue 28.7); the POST cancels."""
+    return _seat_page(token, ask="cancel")
 
 
 @bp.post("/s/<token>/cancel")
@@ -384,8 +398,12 @@ def rotate(token: str):
 def rematch(token: str):
     with transaction(write=True) as s:
         _game, new, already = games.rematch(s, token)
-    flash(_("You are in the rematch that was already started.") if already
-          else _("Rematch! Invitations are on their way."))
+    if already:
+        flash(_("You are in the rematch that was already started."))
+    elif _game.status == "active":  # only computers to invite: dealt at once, no invitation went out
+        flash(_("Rematch! The cards are dealt."))
+    else:
+        flash(_("Rematch! Invitations are on their way."))
     return _see_other(seat_path(new))
 
 

@@ -1,0 +1,78 @@
+"""A game's side pages (issue 28): the rules for newcomers (28.5) and the version a waiting page
+polls (28.6). GET only: nothing here changes anything.
+
+* `/rules/<variant>`: a variant's rules with its default options (no game; the browser's language).
+* `/s/<token>/rules`, `/watch/<game_id>/<token>/rules`: the rules of that game, its options that
+  differ from the default marked, its clock (the seat's language; a spectator's browser's).
+* `/s/<token>/version`, `/watch/<game_id>/<token>/version`: `{"status", "version"}` of the game,
+  public (`play.board.public_version`), never cached: a waiting board reloads when they change.
+"""
+
+from __future__ import annotations
+
+import re
+
+from flask import Blueprint, render_template
+from flask_babel import gettext as _
+
+from service.play import board
+from service.play.errors import NotFound
+from service.render.clock_text import rules_line
+from service.render.links import seat_path, watch_path
+from service.render.rules import VARIANT_LABELS, game_options, variant_label
+from service.store.db import transaction
+from service.store.models import GameRow
+
+bp = Blueprint("game_pages", __name__)
+GAME_ID = re.compile(r"[0-9a-f]{1,24}")
+NO_STORE = {"Cache-Control": "no-store"}
+
+
+def _rules_page(variant: str, options: dict | None, game: GameRow | None = None, back_url: str | None = None):
+    clock = rules_line(game.decision_hours, list(game.reminder_hours or []), game.timeout_policy) if game else None
+    return render_template("rules.html", variant=variant, variant_label=variant_label(variant),
+                           options=game_options(variant, options), clock_line=clock, back_url=back_url,
+                           variants=[(v, str(label)) for v, label in VARIANT_LABELS.items()])
+
+
+@bp.get("/rules")
+@bp.get("/rules/<variant>")
+def rules(variant: str = "classic"):
+    if variant not in VARIANT_LABELS:
+        raise NotFound(_("There are no rules of that name."))
+    return _rules_page(variant, None)
+
+
+@bp.get("/s/<token>/rules")
+def seat_rules(token: str):
+    with transaction() as s:
+        _seat, game = board.seat_game(s, token)
+    return _rules_page(game.variant, game.options, game, back_url=seat_path(token))
+
+
+def _watched(game_id: str, token: str) -> GameRow:
+    if not GAME_ID.fullmatch(game_id):
+        raise NotFound(_("This spectator link is not valid."))
+    with transaction() as s:
+        game = board.watched_game(s, game_id, token)
+    if game is None:
+        raise NotFound(_("This spectator link is not valid."))
+    return game
+
+
+@bp.get("/watch/<game_id>/<token>/rules")
+def watch_rules(game_id: str, token: str):
+    game = _watched(game_id, token)
+    return _rules_page(game.variant, game.options, game, back_url=watch_path(game.id, game.spectator_salt))
+
+
+@bp.get("/s/<token>/version")
+def seat_version(token: str):
+    with transaction() as s:
+        _seat, game = board.seat_game(s, token)
+        return board.public_version(game), 200, NO_STORE
+
+
+@bp.get("/watch/<game_id>/<token>/version")
+def watch_version(game_id: str, token: str):
+    return board.public_version(_watched(game_id, token)), 200, NO_STORE
