@@ -136,6 +136,7 @@ def create_app(config: dict | None = None) -> Flask:
         csrf.exempt(app.view_functions[endpoint])
     from service.mail import render as mail_render
     from service.render import board, cards, clock_text, links, moves, results, rules, sheet, text
+    from service.words.names import joined_names
 
     # the templates' macros (templates/_board.html, _moves.html, _sheet.html, _chart.html) loop over
     # what render/ prepares from a seat's view: `r.board(view)`, `r.score_rows(view)`, ...: the
@@ -149,7 +150,7 @@ def create_app(config: dict | None = None) -> Flask:
         sheet_text=sheet.sheet_text, sheet_totals=sheet.sheet_totals, standings=sheet.standings,
         links_text=text.links_text, text_board=text.text_board, action_cards=rules.action_cards,
         game_options=rules.game_options, changed_options=rules.changed_options, variant_label=rules.variant_label,
-        rules_line=clock_text.rules_line)
+        rules_line=clock_text.rules_line, joined_names=joined_names)
     app.extensions["outbox_renderer"] = mail_render.renderer_for(app)  # mails are rendered when sent
     from service.mail.delivery import STILL_OWED_KEY
     from service.play import notify

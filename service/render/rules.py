@@ -9,6 +9,7 @@ from flask_babel import lazy_gettext as _l
 
 import engine
 from engine.action import ACTION_KINDS
+from service.clock.entries import rules_of
 from service.words.names import action_effect, action_name
 
 VARIANT_LABELS = {"classic": _l("Classic SKYJO"), "action": _l("SKYJO Action")}
@@ -100,3 +101,9 @@ def variant_label(variant: str) -> str:
 def action_cards() -> list[dict]:
     """SKYJO Action's nine cards (A9) by name and effect, in the reader's language."""
     return [{"kind": k, "name": action_name(k), "effect": action_effect(k)} for k in ACTION_KINDS]
+
+
+def terms_of(game) -> dict:
+    """What an invitation and the accept page say about a game (`templates/_game_terms.html`): its
+    variant, options and clock, as plain data (a mail's intent keeps it as JSON)."""
+    return {"variant": game.variant, "options": dict(game.options or {}), "clock": rules_of(game)}

@@ -18,6 +18,7 @@ from service.render.action_moves import pick_highlight
 from service.render.links import move_path, seat_path, watch_path
 from service.render.moves import describe, done_words, highlight_cells, move_groups, status_line
 from service.render.reply_box import reply_examples
+from service.render.rules import terms_of
 from service.render.sheet import score_chart, score_rows, standings
 from service.store import tokens
 from service.store.db import transaction
@@ -163,6 +164,7 @@ def _seat_page(token: str, *, message: str | None = None, status: int = 200, hig
         host_tz = next((r.tz for r in seats if r.is_host and r.tz), None) or "UTC"
         return render_template("invite.html", game=game, seat=seat, seats=seats, token=token,
                                rematch_of=page.rematch_of, message=message, zone_groups=zone_groups(), ask=ask,
+                               terms=terms_of(game), rules_url=f"{seat_path(token)}/rules",
                                default_tz=seat.tz or host_tz,
                                default_lang=i18n.browser_language() if seat.status == "invited" else seat.lang,
                                title=title), status
@@ -419,6 +421,7 @@ def watch(game_id: str, token: str):
     title = i18n.game_title([r.name for r in page.seats])  # a spectator's pages follow the browser
     if page.view is None:
         return render_template("invite.html", game=page.game, seat=None, seats=page.seats, token=None,
-                               message=None, title=title)
+                               message=None, title=title, terms=terms_of(page.game),
+                               rules_url=f"{watch_path(page.game.id, page.game.spectator_salt)}/rules")
     return render_template("board.html", message=None, highlight=set(), confirm=None, title=title,
                            **_board_context(page, None, whole_log=whole_log))

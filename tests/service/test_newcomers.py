@@ -1,0 +1,118 @@
+"""Issue 28.5–28.7: what a newcomer is told (rules pages, the invitation's terms), the waiting
+pages' version poll, Decline and Cancel in two steps, a declined invitee who changes their mind
+(SQLite and PostgreSQL through the `app` fixture)."""
+
+from __future__ import annotations
+
+import re
+
+import engine
+from service.render import links
+from service.store import tokens
+from tests.service import helpers as h
+
+TWO = (("Ann", "ann@example.com"), ("Bo", "bo@example.com"))
+THREE = TWO + (("Cy", "cy@example.com"),)
+
+
+def seat_path(app, game_id, pos):
+    with app.app_context():
+        return links.seat_path(tokens.seat_token(h.seats(app, game_id)[pos].token_salt))
+
+
+def test_decline_asks_first_and_a_declined_invitee_may_still_accept(app, client):
+    """28.7: the accept page's Decline is a link to a confirmation step (a GET: nothing changes);
+    only its POST declines. The host's page then says who declined, and the invitee can still
+    accept while the game waits: the cards are dealt with them."""
+    h.new_game(client, players=TWO)
+    game = h.only_game(app)
+    host, bo = seat_path(app, game.id, 0), seat_path(app, game.id, 1)
+    page = client.get(bo).text
+    assert f'href="{bo}/decline#ask"' in page and f'action="{bo}/decline"' not in page  # one click declines nothing
+    ask = client.get(bo + "/decline")
+    assert ask.status_code == 200 and 'data-ask="decline"' in ask.text and 'data-action="back"' in ask.text
+    assert f'action="{bo}/decline"' in ask.text
+    assert h.seats(app, game.id)[1].status == "invited"  # the GET changed nothing
+    assert h.post_form(client, bo + "/decline", page_path=bo + "/decline").status_code == 303
+    assert h.seats(app, game.id)[1].status == "declined"
+    assert "Bo declined the invitation." in client.get(host).text  # the host's page says who
+    again = client.get(bo).text
+    assert "data-you-declined" in again and f'action="{bo}/accept"' in again
+    assert h.post_form(client, bo + "/accept", page_path=bo).status_code == 303
+    version, state, status = h.game_state(app, game.id)
+    assert status == "active" and engine.Game.from_json(state).n == 2
+    assert "Ann and Bo" in h.only_game(app).title or "Bo" in h.only_game(app).title
+
+
+def test_cancel_asks_first(app, client):
+    h.new_game(client, players=THREE)
+    game = h.only_game(app)
+    host = seat_path(app, game.id, 0)
+    page = client.get(host).text
+    assert f'href="{host}/cancel#ask"' in page and f'action="{host}/cancel"' not in page
+    ask = client.get(host + "/cancel")
+    assert 'data-ask="cancel"' in ask.text and f'action="{host}/cancel"' in ask.text
+    assert h.game_state(app, game.id)[2] == "inviting"
+    assert h.post_form(client, host + "/cancel", page_path=host + "/cancel").status_code == 303
+    assert h.game_state(app, game.id)[2] == "cancelled"
+
+
+def test_the_host_page_names_whom_it_waits_for(app, client):
+    h.new_game(client, players=THREE)
+    game = h.only_game(app)
+    host, cy = seat_path(app, game.id, 0), seat_path(app, game.id, 2)
+    assert "Waiting for Bo and Cy to answer" in client.get(host).text
+    assert h.post_form(client, cy + "/decline", page_path=cy + "/decline").status_code == 303
+    page = client.get(host).text
+    assert "Waiting for Bo to answer" in page and "Cy declined the invitation." in page
+
+
+def test_rules_pages_per_variant_and_a_games_house_rules(app, client):
+    """28.5: a general page per variant (defaults) and a game's page with its options that differ
+    from the default marked, beside the rule they change, in the seat's language."""
+    classic, action = client.get("/rules/classic"), client.get("/rules/action")
+    assert classic.status_code == action.status_code == 200
+    assert 'data-rule="C8"' in classic.text and "data-changed" not in classic.text
+    assert 'data-rule="A6 A7"' in action.text and action.text.count("<dt>") == 9  # the nine action cards
+    assert client.get("/rules/poker").status_code == 404
+    # h.new_game: target 1 and a shared victory (defaults 100 and one more round); doubling off
+    h.new_game(client, players=TWO, extra={"players-0-lang": "de"})
+    game = h.only_game(app)
+    page = client.get(seat_path(app, game.id, 0) + "/rules").text
+    changed = re.findall(r'data-house-rule="(\w+)"', page)
+    assert sorted(set(changed)) == ["final_tiebreak", "target_score"]
+    assert page.count("data-changed") == 2 and "48" in page  # the options table, the clock line
+    c12 = re.search(r'<li data-rule="C12">(.*?)</li>', page, re.S).group(1)
+    assert "reaches 1;" in c12 and 'data-house-rule="target_score"' in c12
+    german = client.get(seat_path(app, game.id, 1) + "/rules").text
+    assert "Nachziehstapel" in german and '<html lang="de">' in german
+
+
+def test_invitation_and_accept_page_say_the_terms_and_link_the_rules(app, client):
+    h.new_game(client, players=TWO, extra={"decision_hours": "24", "timeout_policy": "bot"})
+    game = h.only_game(app)
+    bo = seat_path(app, game.id, 1)
+    invitation = next(m for m in h.mails(app) if m.template == "invitation")
+    for body in (invitation.text_body, invitation.html_body, client.get(bo).text):
+        assert "Variant: Classic SKYJO" in body
+        assert "Game ends when a total reaches: 1" in body  # a house rule
+        assert "24 hours per decision" in body and "the computer makes the decision" in body
+        assert f"{bo}/rules" in body
+
+
+def test_version_poll_is_public_and_changes_nothing(app, client):
+    """28.6: the waiting page's poll answers the game's status and version only, uncached."""
+    h.new_game(client, players=TWO)
+    h.accept_all(app, client)
+    game = h.only_game(app)
+    ann = seat_path(app, game.id, 0)
+    before = h.game_state(app, game.id)
+    r = client.get(ann + "/version")
+    assert r.status_code == 200 and r.headers["Cache-Control"] == "no-store"
+    assert r.get_json() == {"status": "active", "version": before[0]}
+    assert h.game_state(app, game.id) == before
+    with app.app_context():
+        watch = links.watch_path(game.id, h.only_game(app).spectator_salt)
+    assert client.get(watch + "/version").get_json() == r.get_json()
+    assert client.get(f"/watch/{game.id}/nope/version").status_code == 404
+    assert client.get("/s/not-a-token/version").status_code == 404
