@@ -146,7 +146,7 @@ def create_app(config: dict | None = None) -> Flask:
         board=board.board, COLUMNS=cards.COLUMNS, move_form_token=links.move_form_token, move_groups=moves.move_groups,
         bounced_path=links.bounced_path,
         status_line=moves.status_line, round_result=results.round_result, round_text=results.round_text,
-        bar_chart=sheet.bar_chart, score_chart=sheet.score_chart, score_rows=sheet.score_rows,
+        any_doubled=sheet.any_doubled, bar_chart=sheet.bar_chart, score_chart=sheet.score_chart, score_rows=sheet.score_rows,
         sheet_text=sheet.sheet_text, sheet_totals=sheet.sheet_totals, standings=sheet.standings,
         links_text=text.links_text, text_board=text.text_board, action_cards=rules.action_cards,
         game_options=rules.game_options, changed_options=rules.changed_options, variant_label=rules.variant_label,

@@ -32,7 +32,7 @@ from service.clock.deadlines import (
     schedule_decisions,
 )
 from service.clock.entries import clock_entry, others_entries, rules_of, viewer_zone
-from service.clock.seats import note_player_acted, seat_clock, set_seat_settings, vacation_left
+from service.clock.seats import note_player_acted, seat_clock, set_seat_settings
 from service.clock.zones import valid_zone
 from service.play.lookups import seats_of
 from service.render.clock_text import local_text, others_lines, own_line, rules_line
@@ -170,11 +170,11 @@ def board_clock(s: Session | None, game: GameRow, seat: SeatRow | None, now: dat
     away = sc.vacation_until if sc is not None and sc.vacation_until and sc.vacation_until > now else None
     total = MAX_VACATION.total_seconds()
     booked = sc.vacation_used_s if sc is not None else 0  # the current vacation counts whole
+    left = int(max(0, total - booked) // 86400)
     out["vacation"] = {"until": local_text(away, viewer_zone(status, seat)) if away else None,
-                       # what is left of the game's 14 days, and the most a vacation from now may last
-                       # (a new one replaces the current one and gives back its unused part)
-                       "left": int(max(0, total - booked) // 86400), "of": int(total // 86400),
-                       "left_days": int(vacation_left(sc, now).total_seconds() // 86400)}
+                       # what is left of the game's 14 days: the most a new vacation may last, or
+                       # the days the current one may still be extended by (issue 28.7)
+                       "left": left, "of": int(total // 86400), "left_days": left}
     if seat.is_host and game.timeout_policy == "wait":
         out["play_now"] = [{"seat": r.seat, "name": r.name} for r in seats
                            if r.seat is not None and r.seat != seat.seat and status.get(r.seat, {}).get("deadlines")]

@@ -83,12 +83,16 @@ def _owned(s: Session, token: str) -> tuple[SeatRow, GameRow]:
 
 def start_vacation(s: Session, token: str, days: int, now: datetime | None = None) -> datetime:
     """The board's vacation form: pause the seat's deadlines for `days` days (1..14 in total per
-    game). Returns the end (naive UTC). ClockError (too much vacation) -> 400 for the page."""
+    game); during a vacation, `days` more at its end (issue 28.7: after taking 3 of 14 days the
+    form offers the 11 left, and the days add up). Returns the end (naive UTC). ClockError (too much
+    vacation) -> 400 for the page."""
     if not isinstance(days, int) or not 1 <= days <= 14:
         raise Invalid(_("A vacation lasts from 1 to 14 days."))
     seat, game = _owned(s, token)
     now = now or utcnow()
-    until = now + timedelta(days=days)
+    sc = seat_clock(s, game.id, seat.seat)
+    start = sc.vacation_until if sc is not None and sc.vacation_until and sc.vacation_until > now else now
+    until = start + timedelta(days=days)
     try:
         set_vacation(s, game.id, seat.seat, until, now)
     except ClockError as exc:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import time
+from datetime import timedelta
 
 from flask import Blueprint, abort, current_app, flash, render_template, request
 from flask_babel import gettext as _
@@ -21,6 +22,7 @@ from service.render.reply_box import reply_examples
 from service.render.rules import terms_of
 from service.render.sheet import score_chart, score_rows, standings
 from service.store import tokens
+from service.store.clock_models import utcnow
 from service.store.db import transaction
 from service.web import ratelimit
 from service.web.forms import INT32, LinksForm, NewGameForm, db_int
@@ -143,7 +145,23 @@ def _board_context(page: board.Board, token: str | None, pick: str | None = None
             "watch_url": watch_url, "deadline": lookups.deadline_of(game), **page.clock,
             # older rounds' events: a link to this page with them (issue 33.2), and back
             "log_all_url": None if whole_log or view.get("round", 1) <= 1 else f"{here}?log=all#talk",
-            "log_round_url": f"{here}#talk" if whole_log else None}
+            "log_round_url": f"{here}#talk" if whole_log else None,
+            "follow": _follow(page, here, version_url=f"{here}/version", owes=bool(groups), whole_log=whole_log)}
+
+
+def _follow(page: board.Board, here: str, *, version_url: str, owes: bool, whole_log: bool) -> dict | None:
+    """What a page that waits for another seat polls (issue 28.6, `templates/_follow.html`): None when
+    the viewer owes a decision or the game is over. Without JavaScript it refreshes itself after
+    15 s, doubling with each refresh (`?wait=`) up to 10 minutes."""
+    view = page.view
+    if owes or page.game.status != "active" or view.get("phase") == "game_over":
+        return None
+    wait = min(max(request.args.get("wait", 0, type=int) or 0, 0), 6)
+    reload_url = f"{here}?log=all" if whole_log else here
+    joiner = "&" if "?" in reload_url else "?"
+    return {"url": version_url, "version": view["version"], "status": page.game.status,
+            "reload_url": reload_url, "next_url": f"{reload_url}{joiner}wait={wait + 1}",
+            "refresh": min(15 * 2 ** wait, 600)}
 
 
 def _seat_page(token: str, *, message: str | None = None, status: int = 200, highlight=(),
@@ -307,8 +325,11 @@ def vacation(token: str):
     if days is None:
         raise Invalid(_("Give the number of days (1 to 14)."))
     with transaction(write=True) as s:
-        settings.start_vacation(s, token, days)
-    flash(_("Enjoy your break: your deadlines are paused for %(n)s days.", n=days))
+        until = settings.start_vacation(s, token, days)
+    if until > utcnow() + timedelta(days=days, minutes=1):  # added to a vacation that runs (issue 28.7)
+        flash(_("Your vacation is %(n)s days longer.", n=days))
+    else:
+        flash(_("Enjoy your break: your deadlines are paused for %(n)s days.", n=days))
     return _see_other(seat_path(token))
 
 
