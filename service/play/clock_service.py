@@ -35,7 +35,7 @@ from service.clock.entries import clock_entry, others_entries, rules_of, viewer_
 from service.clock.seats import note_player_acted, seat_clock, set_seat_settings
 from service.clock.zones import valid_zone
 from service.play.lookups import seats_of
-from service.render.clock_text import local_text, others_lines, own_line, rules_line
+from service.render.clock_text import local_text, others_lines, own_line, rules_line, shown_times
 from service.store.clock_models import Deadline, utcnow
 from service.store.models import GameRow, SeatRow
 
@@ -156,14 +156,15 @@ def board_clock(s: Session | None, game: GameRow, seat: SeatRow | None, now: dat
     """The clock on the board page, in the viewer's zone: the viewer's deadline, the others' state
     (vacation, bot play, deadlines), the vacation form's numbers, whom the host may play for now
     (`s` may be None when the game is not running: then there is nothing to show)."""
-    out = {"deadline_text": None, "clock_notes": [], "vacation": None, "play_now": []}
+    out = {"deadline_text": None, "clock_notes": [], "clock_times": [], "vacation": None, "play_now": []}
     if game.status != "active" or s is None:
         return out
     now = now or utcnow()
     status = board_status_of(s, game, now)
     seats = seats_of(s, game.id)
     out["clock_notes"] = others_notes(s, game, seats, seat, status=status) + [rules_text(game)]
-    if seat is None:
+    if seat is None:  # a spectator: the times are marked for the browser's zone (issue 28.7)
+        out["clock_times"] = shown_times(others_entries(status, seats, None), viewer_zone(status, None))
         return out
     out["deadline_text"] = deadline_text(s, game, seat, status=status)
     sc = seat_clock(s, game.id, seat.seat)

@@ -75,7 +75,7 @@ def score_chart(view: dict, width: int = 420, height: int = 180) -> dict | None:
     lo = min(min(s) for s in series)
     hi = max(max(s) for s in series + [[view.get("options", {}).get("target_score", 0) or 0]])
     hi = max(hi, lo + 1)
-    pad_l, pad_r, pad_t, pad_b = 34, 90, 10, 22
+    pad_l, pad_r, pad_t, pad_b = 34, 40, 10, 22  # the right: the totals at the lines' ends (names: the legend)
     w, h = width - pad_l - pad_r, height - pad_t - pad_b
     steps = len(rows)
 

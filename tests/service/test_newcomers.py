@@ -89,14 +89,14 @@ def test_rules_pages_per_variant_and_a_games_house_rules(app, client):
 
 
 def test_invitation_and_accept_page_say_the_terms_and_link_the_rules(app, client):
-    h.new_game(client, players=TWO, extra={"decision_hours": "24", "timeout_policy": "bot"})
+    h.new_game(client, players=TWO, extra={"decision_hours": "72", "timeout_policy": "bot"})
     game = h.only_game(app)
     bo = seat_path(app, game.id, 1)
     invitation = next(m for m in h.mails(app) if m.template == "invitation")
     for body in (invitation.text_body, invitation.html_body, client.get(bo).text):
         assert "Variant: Classic SKYJO" in body
         assert "Game ends when a total reaches: 1" in body  # a house rule
-        assert "24 hours per decision" in body and "the computer makes the decision" in body
+        assert "3 days per decision" in body and "the computer makes the decision" in body
         assert f"{bo}/rules" in body
 
 
