@@ -116,3 +116,34 @@ def test_version_poll_is_public_and_changes_nothing(app, client):
     assert client.get(watch + "/version").get_json() == r.get_json()
     assert client.get(f"/watch/{game.id}/nope/version").status_code == 404
     assert client.get("/s/not-a-token/version").status_code == 404
+
+
+def test_rules_invitation_and_confirmation_steps_speak_each_language(app, client):
+    """28.5/28.7 in sv, nl, af, de: the rules pages (general and a game's), the invitation mail and
+    page with the game's terms, the Decline and Cancel steps: no English left over (the check of
+    tests/service/test_i18n_complete.py, on these new page kinds)."""
+    from tests.service.test_i18n_complete import _english_words, _leftovers
+
+    english = _english_words()
+    found = {}
+    langs = ("af", "sv", "nl", "de")
+    for lang in langs:
+        for variant in ("classic", "action"):
+            page = client.get(f"/rules/{variant}", headers={"Accept-Language": lang}).text
+            found[f"{lang} /rules/{variant}"] = _leftovers(page, english[lang])
+    players = TWO + (("Cy", "cy@example.com"), ("Dirk", "dirk@example.com"))
+    h.new_game(client, players=players, extra={"host_lang": "af", "players-0-lang": "sv", "players-1-lang": "nl",
+                                               "players-2-lang": "de", "opt_doubling_tie": "lenient"})
+    game = h.only_game(app)
+    for pos, lang in enumerate(langs):
+        path = seat_path(app, game.id, pos)
+        found[f"{lang} rules"] = _leftovers(client.get(path + "/rules").text, english[lang])
+        step = "/cancel" if pos == 0 else "/decline"
+        found[f"{lang} {step}"] = _leftovers(client.get(path + step).text, english[lang])
+        found[f"{lang} invite page"] = _leftovers(client.get(path).text, english[lang])
+    for m in h.mails(app):
+        if m.template == "invitation":
+            lang = langs[[e for _n, e in players].index(m.to_addr)]
+            found[f"{lang} invitation"] = _leftovers(m.text_body + m.html_body, english[lang])
+    found = {k: v for k, v in found.items() if v}
+    assert not found, found
