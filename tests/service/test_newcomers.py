@@ -147,3 +147,52 @@ def test_rules_invitation_and_confirmation_steps_speak_each_language(app, client
             found[f"{lang} invitation"] = _leftovers(m.text_body + m.html_body, english[lang])
     found = {k: v for k, v in found.items() if v}
     assert not found, found
+
+
+def test_draw_pile_shows_its_count_as_a_count(app, client):
+    """28.5: the draw pile is a face-down card with "draw pile: 125 cards" under it, not a card
+    that shows the number like a value."""
+    h.new_game(client, players=TWO)
+    h.accept_all(app, client)
+    game = h.only_game(app)
+    page = client.get(seat_path(app, game.id, 0)).text
+    pile = re.search(r'<div class="pile"[^>]*data-draw-count="(\d+)"[^>]*>(.*?)</div>', page, re.S)
+    assert pile, "the draw pile"
+    count, inner = pile.groups()
+    assert '<span class="c down back"></span>' in inner and f"draw pile: {count} cards" in inner
+
+
+def test_the_legend_explains_doubled_only_when_somebody_was_doubled(app):
+    from flask import render_template_string
+
+    from service.render.sheet import sheet_text
+
+    players = [{"seat": 0, "name": "Ann", "total": 10}, {"seat": 1, "name": "Bo", "total": 40}]
+    plain = {"players": players, "options": {"target_score": 100},
+             "rounds": [{"round": 1, "scores": [10, 20], "closer": 0, "doubled": []}]}
+    doubled = {**plain, "rounds": [{"round": 1, "scores": [10, 40], "closer": 1, "doubled": [1]}]}
+    macro = '{% import "_sheet.html" as sh %}{{ sh.sheet(v, r.score_rows(v), None) }}'
+    with app.test_request_context():
+        assert "doubled" not in render_template_string(macro, v=plain) and "doubled" not in sheet_text(plain)
+        assert "×2 doubled" in render_template_string(macro, v=doubled) and "×2 doubled" in sheet_text(doubled)
+
+
+def test_a_rematch_against_computers_says_the_cards_are_dealt(app, client):
+    """28.5: no "Invitations are on their way" when none went out (only computers to invite)."""
+    import random
+
+    from tests.service.test_computer_seats import create, sweep
+
+    game_id, created = create(app, [("", "", "easy")], options={"target_score": 1}, seed="newcomers-rematch")
+    ann = links.seat_path(created[0])
+    rng = random.Random(5)
+    for _step in range(300):
+        sweep(app)
+        if h.game_state(app, game_id)[2] == "finished":
+            break
+        action, fields = rng.choice(h.board_moves(client.get(ann).text))
+        assert client.post(action, data=fields).status_code == 303
+    r = h.post_form(client, ann + "/rematch", page_path=ann)
+    assert r.status_code == 303
+    page = client.get(r.headers["Location"]).text
+    assert "Rematch! The cards are dealt." in page and "Invitations are on their way" not in page
