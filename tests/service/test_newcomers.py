@@ -196,3 +196,29 @@ def test_a_rematch_against_computers_says_the_cards_are_dealt(app, client):
     assert r.status_code == 303
     page = client.get(r.headers["Location"]).text
     assert "Rematch! The cards are dealt." in page and "Invitations are on their way" not in page
+
+
+def test_a_waiting_board_follows_without_javascript_and_the_spectator_marks_its_times(app, client):
+    """28.6: the board of a seat that owes nothing carries the poll (the version URL) and, for a
+    browser without JavaScript, a meta refresh whose pause doubles with `?wait=`, and a Reload
+    link; a board that owes a decision has none. 28.7: the spectator's deadlines are <time> elements
+    (UTC, named, until a script says them in the browser's zone)."""
+    h.new_game(client, players=TWO)
+    h.accept_all(app, client)
+    game = h.only_game(app)
+    ann = seat_path(app, game.id, 0)
+    assert "data-follow" not in client.get(ann).text  # Ann owes her opening reveal
+    for _ in range(2):
+        action, fields = h.board_moves(client.get(ann).text)[0]
+        assert client.post(action, data=fields).status_code == 303
+    page = client.get(ann).text  # now Ann waits for Bo
+    assert "data-follow" in page and f'"{ann}/version"' in page and f'href="{ann}" data-reload' in page
+    assert f'<meta http-equiv="refresh" content="15; url={ann}?wait=1">' in page
+    assert f'content="60; url={ann}?wait=3"' in client.get(ann + "?wait=2").text
+    assert 'content="600;' in client.get(ann + "?wait=99").text
+    with app.app_context():
+        watch = links.watch_path(game.id, h.only_game(app).spectator_salt)
+    spectator = client.get(watch).text
+    when = re.search(r'<time datetime="(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)" data-local>([^<]*)</time>', spectator)
+    assert when and when.group(2).strip(), "Bo's deadline, in UTC until the browser says it in its zone"
+    assert "Bo has until" in spectator
