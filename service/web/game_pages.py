@@ -4,6 +4,7 @@ polls (28.6). GET only: nothing here changes anything.
 * `/rules/<variant>`: a variant's rules with its default options (no game; the browser's language).
 * `/s/<token>/rules`, `/watch/<game_id>/<token>/rules`: the rules of that game, its options that
   differ from the default marked, its clock (the seat's language; a spectator's browser's).
+* `follow_data`: what a board that waits for another seat polls (the board pages of `routes`).
 * `/s/<token>/version`, `/watch/<game_id>/<token>/version`: `{"status", "version"}` of the game,
   public (`play.board.public_version`), never cached: a waiting board reloads when they change.
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from flask import Blueprint, render_template
+from flask import Blueprint, render_template, request
 from flask_babel import gettext as _
 
 from service.play import board
@@ -64,6 +65,21 @@ def _watched(game_id: str, token: str) -> GameRow:
 def watch_rules(game_id: str, token: str):
     game = _watched(game_id, token)
     return _rules_page(game.variant, game.options, game, back_url=watch_path(game.id, game.spectator_salt))
+
+
+def follow_data(page: board.Board, here: str, *, version_url: str, owes: bool, whole_log: bool) -> dict | None:
+    """What a page that waits for another seat polls (issue 28.6, `templates/_follow.html`): None when
+    the viewer owes a decision or the game is over. Without JavaScript it refreshes itself after
+    15 s, doubling with each refresh (`?wait=`) up to 10 minutes."""
+    view = page.view
+    if owes or page.game.status != "active" or view.get("phase") == "game_over":
+        return None
+    wait = min(max(request.args.get("wait", 0, type=int) or 0, 0), 6)
+    reload_url = f"{here}?log=all" if whole_log else here
+    joiner = "&" if "?" in reload_url else "?"
+    return {"url": version_url, "version": view["version"], "status": page.game.status,
+            "reload_url": reload_url, "next_url": f"{reload_url}{joiner}wait={wait + 1}",
+            "refresh": min(15 * 2 ** wait, 600)}
 
 
 @bp.get("/s/<token>/version")

@@ -26,6 +26,7 @@ from service.store.clock_models import utcnow
 from service.store.db import transaction
 from service.web import ratelimit
 from service.web.forms import INT32, LinksForm, NewGameForm, db_int
+from service.web.game_pages import follow_data
 from service.words.reply_words import in_words_of
 
 bp = Blueprint("web", __name__)
@@ -146,22 +147,7 @@ def _board_context(page: board.Board, token: str | None, pick: str | None = None
             # older rounds' events: a link to this page with them (issue 33.2), and back
             "log_all_url": None if whole_log or view.get("round", 1) <= 1 else f"{here}?log=all#talk",
             "log_round_url": f"{here}#talk" if whole_log else None,
-            "follow": _follow(page, here, version_url=f"{here}/version", owes=bool(groups), whole_log=whole_log)}
-
-
-def _follow(page: board.Board, here: str, *, version_url: str, owes: bool, whole_log: bool) -> dict | None:
-    """What a page that waits for another seat polls (issue 28.6, `templates/_follow.html`): None when
-    the viewer owes a decision or the game is over. Without JavaScript it refreshes itself after
-    15 s, doubling with each refresh (`?wait=`) up to 10 minutes."""
-    view = page.view
-    if owes or page.game.status != "active" or view.get("phase") == "game_over":
-        return None
-    wait = min(max(request.args.get("wait", 0, type=int) or 0, 0), 6)
-    reload_url = f"{here}?log=all" if whole_log else here
-    joiner = "&" if "?" in reload_url else "?"
-    return {"url": version_url, "version": view["version"], "status": page.game.status,
-            "reload_url": reload_url, "next_url": f"{reload_url}{joiner}wait={wait + 1}",
-            "refresh": min(15 * 2 ** wait, 600)}
+            "follow": follow_data(page, here, version_url=f"{here}/version", owes=bool(groups), whole_log=whole_log)}
 
 
 def _seat_page(token: str, *, message: str | None = None, status: int = 200, highlight=(),
