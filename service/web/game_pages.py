@@ -69,15 +69,20 @@ def watch_rules(game_id: str, token: str):
 
 def follow_data(page: board.Board, here: str, *, version_url: str, owes: bool, whole_log: bool) -> dict | None:
     """What a page that waits for another seat polls (issue 28.6, `templates/_follow.html`): None when
-    the viewer owes a decision or the game is over. Without JavaScript it refreshes itself after
-    15 s, doubling with each refresh (`?wait=`) up to 10 minutes."""
-    view = page.view
-    if owes or page.game.status != "active" or view.get("phase") == "game_over":
+    the viewer owes a decision or the game is over. Before the deal, the page of a seat that has
+    accepted waits for the others' answers: it follows until the cards are dealt (or the game is
+    cancelled). Without JavaScript it refreshes itself after 15 s, doubling with each refresh
+    (`?wait=`) up to 10 minutes."""
+    view, game = page.view, page.game
+    if game.status == "inviting":
+        if page.seat is None or page.seat.status != "accepted":
+            return None
+    elif owes or game.status != "active" or view.get("phase") == "game_over":
         return None
     wait = min(max(request.args.get("wait", 0, type=int) or 0, 0), 6)
     reload_url = f"{here}?log=all" if whole_log else here
     joiner = "&" if "?" in reload_url else "?"
-    return {"url": version_url, "version": view["version"], "status": page.game.status,
+    return {"url": version_url, "version": game.version if view is None else view["version"], "status": game.status,
             "reload_url": reload_url, "next_url": f"{reload_url}{joiner}wait={wait + 1}",
             "refresh": min(15 * 2 ** wait, 600)}
 

@@ -169,6 +169,8 @@ def _seat_page(token: str, *, message: str | None = None, status: int = 200, hig
         return render_template("invite.html", game=game, seat=seat, seats=seats, token=token,
                                rematch_of=page.rematch_of, message=message, zone_groups=zone_groups(), ask=ask,
                                terms=terms_of(game), rules_url=f"{seat_path(token)}/rules",
+                               follow=None if ask else follow_data(page, seat_path(token), owes=False, whole_log=False,
+                                                                   version_url=f"{seat_path(token)}/version"),
                                default_tz=seat.tz or host_tz,
                                default_lang=i18n.browser_language() if seat.status == "invited" else seat.lang,
                                title=title), status

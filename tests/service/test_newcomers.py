@@ -61,7 +61,11 @@ def test_the_host_page_names_whom_it_waits_for(app, client):
     h.new_game(client, players=THREE)
     game = h.only_game(app)
     host, cy = seat_path(app, game.id, 0), seat_path(app, game.id, 2)
-    assert "Waiting for Bo and Cy to answer" in client.get(host).text
+    page = client.get(host).text
+    assert "Waiting for Bo and Cy to answer" in page
+    # 28.6: an accepted seat's page follows the game until the deal; an invitee's (to answer) does not
+    assert "data-follow" in page and client.get(host + "/version").get_json()["status"] == "inviting"
+    assert "data-follow" not in client.get(cy).text
     assert h.post_form(client, cy + "/decline", page_path=cy + "/decline").status_code == 303
     page = client.get(host).text
     assert "Waiting for Bo to answer" in page and "Cy declined the invitation." in page
