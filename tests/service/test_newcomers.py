@@ -35,6 +35,8 @@ def test_decline_asks_first_and_a_declined_invitee_may_still_accept(app, client)
     assert h.seats(app, game.id)[1].status == "invited"  # the GET changed nothing
     assert h.post_form(client, bo + "/decline", page_path=bo + "/decline").status_code == 303
     assert h.seats(app, game.id)[1].status == "declined"
+    assert "data-ask" not in client.get(bo + "/decline").text  # nothing left to decline
+    assert "data-ask" not in client.get(bo + "/cancel").text  # only the host cancels
     assert "Bo declined the invitation." in client.get(host).text  # the host's page says who
     again = client.get(bo).text
     assert "data-you-declined" in again and f'action="{bo}/accept"' in again
