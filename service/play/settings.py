@@ -81,25 +81,25 @@ def _owned(s: Session, token: str) -> tuple[SeatRow, GameRow]:
     return seat, game
 
 
-def start_vacation(s: Session, token: str, days: int, now: datetime | None = None) -> datetime:
+def start_vacation(s: Session, token: str, days: int, now: datetime | None = None) -> tuple[datetime, bool]:
     """The board's vacation form: pause the seat's deadlines for `days` days (1..14 in total per
     game); during a vacation, `days` more at its end (issue 28.7: after taking 3 of 14 days the
-    form offers the 11 left, and the days add up). Returns the end (naive UTC). ClockError (too much
-    vacation) -> 400 for the page."""
+    form offers the 11 left, and the days add up). Returns the end (naive UTC) and whether a running
+    vacation was extended. ClockError (too much vacation) -> 400 for the page."""
     if not isinstance(days, int) or not 1 <= days <= 14:
         raise Invalid(_("A vacation lasts from 1 to 14 days."))
     seat, game = _owned(s, token)
     now = now or utcnow()
     sc = seat_clock(s, game.id, seat.seat)
-    start = sc.vacation_until if sc is not None and sc.vacation_until and sc.vacation_until > now else now
-    until = start + timedelta(days=days)
+    extended = sc is not None and sc.vacation_until is not None and sc.vacation_until > now
+    until = (sc.vacation_until if extended else now) + timedelta(days=days)
     try:
         set_vacation(s, game.id, seat.seat, until, now)
     except ClockError as exc:
         left = vacation_left(seat_clock(s, game.id, seat.seat), now)
         raise Invalid(_("At most 14 days of vacation per game; %(days)s days left.",
                                  days=round(left.total_seconds() / 86400, 1)), clock_error=str(exc)) from exc
-    return until
+    return until, extended
 
 
 def stop_vacation(s: Session, token: str, now: datetime | None = None) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 import time
-from datetime import timedelta
 
 from flask import Blueprint, abort, current_app, flash, render_template, request
 from flask_babel import gettext as _
@@ -22,7 +21,6 @@ from service.render.reply_box import reply_examples
 from service.render.rules import terms_of
 from service.render.sheet import score_chart, score_rows, standings
 from service.store import tokens
-from service.store.clock_models import utcnow
 from service.store.db import transaction
 from service.web import ratelimit
 from service.web.forms import INT32, LinksForm, NewGameForm, db_int
@@ -313,8 +311,8 @@ def vacation(token: str):
     if days is None:
         raise Invalid(_("Give the number of days (1 to 14)."))
     with transaction(write=True) as s:
-        until = settings.start_vacation(s, token, days)
-    if until > utcnow() + timedelta(days=days, minutes=1):  # added to a vacation that runs (issue 28.7)
+        _until, extended = settings.start_vacation(s, token, days)
+    if extended:  # added to the vacation that runs (issue 28.7)
         flash(_("Your vacation is %(n)s days longer.", n=days))
     else:
         flash(_("Enjoy your break: your deadlines are paused for %(n)s days.", n=days))

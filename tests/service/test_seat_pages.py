@@ -125,6 +125,7 @@ def test_vacation_days_say_what_is_left_of_what(app, client):
     assert h.post_form(client, bo + "/vacation", {"days": "11"}, page_path=bo).status_code == 303
     page = client.get(bo).text
     # the days add up: 14 of 14 are booked, nothing more to offer
+    assert "Your vacation is 11 days longer." in page
     assert "Vacation days left in this game: 0 of 14." in page and "I am back" in page
     assert "No vacation days left in this game." in page
 
