@@ -151,6 +151,7 @@ def test_rules_invitation_and_confirmation_steps_speak_each_language(app, client
         if m.template == "invitation":
             lang = langs[[e for _n, e in players].index(m.to_addr)]
             found[f"{lang} invitation"] = _leftovers(m.text_body + m.html_body, english[lang])
+            assert "&#" not in m.text_body and "&amp;" not in m.text_body  # plain text is not HTML-escaped
     found = {k: v for k, v in found.items() if v}
     assert not found, found
 
