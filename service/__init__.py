@@ -139,16 +139,18 @@ def create_app(config: dict | None = None) -> Flask:
     csrf.init_app(app)
     ratelimit.init_app(app)
     i18n.init_app(app, babel)  # catalogues compiled when stale; a seat's language, else the browser's
-    from service.web import health, mail_pages, my_games_pages
+    from service.web import game_pages, health, mail_pages, my_games_pages
 
     app.register_blueprint(web.bp)
     app.register_blueprint(mail_pages.bp)
     app.register_blueprint(my_games_pages.bp)  # /me/<signed>: an address's games (issue 31.4)
     app.register_blueprint(health.bp)  # /healthz, /readyz, /metrics (issue 31.2)
+    app.register_blueprint(game_pages.bp)  # the rules pages and the waiting pages' poll (issue 28)
     for endpoint in web.OWN_TOKEN_ENDPOINTS | mail_pages.OWN_TOKEN_ENDPOINTS:  # their own tokens (web.routes)
         csrf.exempt(app.view_functions[endpoint])
     from service.mail import render as mail_render
-    from service.render import board, cards, links, moves, results, sheet, text
+    from service.render import board, cards, clock_text, links, moves, results, rules, sheet, text
+    from service.words.names import joined_names
 
     # the templates' macros (templates/_board.html, _moves.html, _sheet.html, _chart.html) loop over
     # what render/ prepares from a seat's view: `r.board(view)`, `r.score_rows(view)`, ...: the
@@ -158,9 +160,11 @@ def create_app(config: dict | None = None) -> Flask:
         board=board.board, COLUMNS=cards.COLUMNS, move_form_token=links.move_form_token, move_groups=moves.move_groups,
         bounced_path=links.bounced_path,
         status_line=moves.status_line, round_result=results.round_result, round_text=results.round_text,
-        bar_chart=sheet.bar_chart, score_chart=sheet.score_chart, score_rows=sheet.score_rows,
+        any_doubled=sheet.any_doubled, bar_chart=sheet.bar_chart, score_chart=sheet.score_chart, score_rows=sheet.score_rows,
         sheet_text=sheet.sheet_text, sheet_totals=sheet.sheet_totals, standings=sheet.standings,
-        links_text=text.links_text, text_board=text.text_board)
+        links_text=text.links_text, text_board=text.text_board, action_cards=rules.action_cards,
+        game_options=rules.game_options, changed_options=rules.changed_options, variant_label=rules.variant_label,
+        rules_line=clock_text.rules_line, joined_names=joined_names)
     app.extensions["outbox_renderer"] = mail_render.renderer_for(app)  # mails are rendered when sent
     from service.mail.delivery import STILL_OWED_KEY
     from service.play import notify

@@ -19,6 +19,7 @@ from service.mail.outbox import insert_mail
 from service.mail.render import is_view
 from service.mail.talk import since_last_mail
 from service.render.links import base_url, never_mail_url, unsubscribe_url
+from service.render.rules import terms_of
 from service.store import tokens
 from service.store.models import GameRow, SeatRow
 
@@ -134,7 +135,8 @@ def invitation(s, game: GameRow, seat: SeatRow, host: SeatRow, seats: list[SeatR
         lang = seat.lang or DEFAULT
         previous = rematch_of.title if lang == DEFAULT else _title_in(s, rematch_of, lang)
     send(s, game, seat, "invitation", host=host, seats=seats, rematch_of=previous, starts_thread=not again,
-         never_url=never_mail_url(tokens.seat_token(seat.token_salt)))
+         never_url=never_mail_url(tokens.seat_token(seat.token_salt)),
+         terms=terms_of(game))
 
 
 def host_created(s, game: GameRow, host: SeatRow, seats: list[SeatRow]) -> None:

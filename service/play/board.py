@@ -8,6 +8,8 @@ the caller's one read transaction, with one seat lookup (`lookups.seat_by_token`
   after a Confirm says what it did, issue 28.2), the clock's lines (`clock_service.board_clock`) and, before the deal, the game this
   one is a rematch of.
 * `watch_board(s, game_id, token, whole_log=...)`: the spectator page's (None: not a valid link).
+* `seat_game`, `watched_game`, `public_version`: a game without its view, for the rules pages and
+  the waiting pages' poll (issue 28.5, 28.6).
 """
 
 from __future__ import annotations
@@ -61,3 +63,22 @@ def watch_board(s: Session, game_id: str, token: str, *, whole_log: bool = False
         page.view, page.timeline, _since = talk.board(s, game, None, whole_log=whole_log)
         page.clock = clock_service.board_clock(s, game, None)
     return page
+
+
+def seat_game(s: Session, token: str) -> tuple[SeatRow, GameRow]:
+    """A seat's game for its rules page and its version poll (issue 28.5, 28.6): no view is made."""
+    return seat_by_token(s, token)
+
+
+def watched_game(s: Session, game_id: str, token: str) -> GameRow | None:
+    """The game a spectator link shows (None: not a valid link), without its view."""
+    game = s.get(GameRow, game_id)
+    if game is None or not tokens.check_spectator(game.id, game.spectator_salt, token):
+        return None
+    return game
+
+
+def public_version(game: GameRow) -> dict:
+    """What a waiting page polls (issue 28.6): the game's status and version, both public (every
+    page's forms carry the version); a page reloads when they change. Nothing hidden, no view."""
+    return {"status": game.status, "version": game.version}

@@ -32,10 +32,10 @@ from service.clock.deadlines import (
     schedule_decisions,
 )
 from service.clock.entries import clock_entry, others_entries, rules_of, viewer_zone
-from service.clock.seats import note_player_acted, seat_clock, set_seat_settings, vacation_left
+from service.clock.seats import note_player_acted, seat_clock, set_seat_settings
 from service.clock.zones import valid_zone
 from service.play.lookups import seats_of
-from service.render.clock_text import local_text, others_lines, own_line, rules_line
+from service.render.clock_text import local_text, others_lines, own_line, rules_line, shown_times
 from service.store.clock_models import Deadline, utcnow
 from service.store.models import GameRow, SeatRow
 from service.store.wake import notify_workers
@@ -158,25 +158,29 @@ def board_clock(s: Session | None, game: GameRow, seat: SeatRow | None, now: dat
     """The clock on the board page, in the viewer's zone: the viewer's deadline, the others' state
     (vacation, bot play, deadlines), the vacation form's numbers, whom the host may play for now
     (`s` may be None when the game is not running: then there is nothing to show)."""
-    out = {"deadline_text": None, "clock_notes": [], "vacation": None, "play_now": []}
+    out = {"deadline_text": None, "clock_notes": [], "clock_times": [], "vacation": None, "play_now": []}
     if game.status != "active" or s is None:
         return out
     now = now or utcnow()
     status = board_status_of(s, game, now)
     seats = seats_of(s, game.id)
     out["clock_notes"] = others_notes(s, game, seats, seat, status=status) + [rules_text(game)]
-    if seat is None:
+    if seat is None:  # a spectator: the times are marked for the browser's zone (issue 28.7)
+        out["clock_times"] = shown_times(others_entries(status, seats, None), viewer_zone(status, None))
         return out
     out["deadline_text"] = deadline_text(s, game, seat, status=status)
     sc = seat_clock(s, game.id, seat.seat)
     away = sc.vacation_until if sc is not None and sc.vacation_until and sc.vacation_until > now else None
     total = MAX_VACATION.total_seconds()
     booked = sc.vacation_used_s if sc is not None else 0  # the current vacation counts whole
+    left = int(max(0, total - booked) // 86400)
     out["vacation"] = {"until": local_text(away, viewer_zone(status, seat)) if away else None,
-                       # what is left of the game's 14 days, and the most a vacation from now may last
-                       # (a new one replaces the current one and gives back its unused part)
-                       "left": int(max(0, total - booked) // 86400), "of": int(total // 86400),
-                       "left_days": int(vacation_left(sc, now).total_seconds() // 86400)}
+                       # what the form was made from (`settings.start_vacation`'s `seen`): a second
+                       # press of the same form finds the vacation changed and does nothing
+                       "seen": away.isoformat() if away else "",
+                       # what is left of the game's 14 days: the most a new vacation may last, or
+                       # the days the current one may still be extended by (issue 28.7)
+                       "left": left, "of": int(total // 86400), "left_days": left}
     if seat.is_host and game.timeout_policy == "wait":
         out["play_now"] = [{"seat": r.seat, "name": r.name} for r in seats
                            if r.seat is not None and r.seat != seat.seat and status.get(r.seat, {}).get("deadlines")]

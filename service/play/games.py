@@ -168,21 +168,25 @@ def deal(s: Session, game: GameRow, seats: list[SeatRow]) -> engine.Game:
 
 def accept(s: Session, token: str, tz: str | None = None, lang: str | None = None) -> tuple[SeatRow, GameRow, bool]:
     """`tz`: the player's time zone (IANA name; None = the host's). Returns the seat, the game and
-    whether the seat had accepted already (a double click: nothing is done twice)."""
+    whether the seat had accepted already (a double click: nothing is done twice). A seat that
+    declined may accept while the game still waits for answers (issue 28.7)."""
     if tz is not None and not valid_zone(tz):
         raise Invalid(_("Unknown time zone."))
     seat, game = seat_by_token(s, token, lock=True)
     if seat.status == "accepted":  # also once the game was dealt: a double click is no conflict
         return seat, game, True
-    if game.status != "inviting":
+    if game.status != "inviting":  # dealt without them (their seat is filled), or cancelled
         raise Conflict(_("This game is no longer waiting for answers."))
-    if seat.status == "declined":
-        raise Conflict(_("You already declined this invitation."))
+    # a declined invitee may still accept while the game waits (issue 28.7): the seat is not filled
+    # until the deal (a seat the computer took has a new token: this link no longer reaches it)
+    declined = seat.status == "declined"
     seat.status = "accepted"
     seat.tz = tz or seat.tz
     if lang is not None:
         seat.lang = i18n.known(lang)
     seats = seats_of(s, game.id)
+    if declined:  # the title names them again
+        game.title = game_title([r.name for r in seats if r.status != "declined"])
     host = next(r for r in seats if r.is_host)
     mails.notice(s, game, host, lambda: _("%(name)s accepted the invitation.", name=seat.name))
     _check_deal(s, game, seats)

@@ -3,7 +3,7 @@ mailed by "mail me my links"), listing every game of the address: waiting on you
 deadline in your zone), waiting on the others, finished (results; the rematch is the board's own
 POST, `games.rematch`). From it, for all the games at once: the mail preference and language (each
 seat through `settings.set_mail_pref`) and "pause all my games" (each running game through
-`settings.start_vacation`, with its limits: what happened is said per game).
+`settings.pause_for`, with the board's limits: what happened is said per game).
 
 Everything shown comes from each seat's own view (`lookups.view_for`), never the state.
 """
@@ -45,6 +45,7 @@ class Entry:
     title: str
     path: str  # the seat's board (its secret link)
     line: str  # who owes what, from the seat's view
+    invitation: list[SeatRow] | None = None  # the game's seats while the others are asked (_invitation_status.html)
     deadline: str | None = None  # the seat's own deadline, in its zone
     standings: list[dict] = field(default_factory=list)
 
@@ -100,14 +101,15 @@ def page(s: Session, signed: str, now: datetime | None = None) -> MyGames:
                     mail_pref=first.mail_pref if first else "every")
     i18n.use_seat(found.lang)  # the page speaks the newest game's language
     for seat, game in seats:
-        names = [r.name for r in seats_of(s, game.id) if r.status != "declined"]
+        rows = seats_of(s, game.id)
+        names = [r.name for r in rows if r.status != "declined"]
         entry = Entry(game, seat, i18n.game_title(names), seat_path(tokens.seat_token(seat.token_salt)), "")
         if game.status == "inviting":
             if seat.status == "invited":
                 entry.line = _("You are invited to play. Will you join?")
                 found.yours.append(entry)
             else:
-                entry.line = _("Waiting for everyone to answer the invitation. The cards are dealt when all have accepted.")
+                entry.invitation = rows  # said as on the invitation's own page
                 found.others.append(entry)
             continue
         view = view_for(s, game, seat.seat)
@@ -160,10 +162,10 @@ class Paused:
 
 
 def pause_all(s: Session, signed: str, days: int, now: datetime | None = None) -> list[Paused]:
-    """"Pause all my games for N days": a vacation in each running game, as its board's vacation
-    form (`settings.start_vacation`: 1 to 14 days per game in all; a new one replaces the current
-    one). A game that refuses keeps what it had (a savepoint); the others are paused. Pressed twice,
-    the second replaces the first: the same N days from (almost) the same moment."""
+    """"Pause all my games for N days": a vacation until N days from now in each running game
+    (`settings.pause_for`, with the board's limits: 14 days per game in all). A game that refuses
+    keeps what it had (a savepoint); the others are paused. Pressed twice, the second finds every
+    game paused that long already and changes nothing."""
     if not isinstance(days, int) or not 1 <= days <= 14:
         raise Invalid(_("A vacation lasts from 1 to 14 days."))
     seats = _seats(s, signed)
@@ -172,10 +174,11 @@ def pause_all(s: Session, signed: str, days: int, now: datetime | None = None) -
     for seat, game in _in_order(seats):
         if game.status != "active" or seat.seat is None:
             continue
-        names = [r.name for r in seats_of(s, game.id) if r.status != "declined"]
+        rows = seats_of(s, game.id)
+        names = [r.name for r in rows if r.status != "declined"]
         try:
             with s.begin_nested():
-                until = settings.start_vacation(s, tokens.seat_token(seat.token_salt), days, now)
+                until = settings.pause_for(s, tokens.seat_token(seat.token_salt), days, now)
         except UseCaseError as exc:
             i18n.use_seat(lang)
             done.append(Paused(i18n.game_title(names), None, exc.message))

@@ -64,14 +64,41 @@ def _owned(s: Session, token: str) -> tuple[SeatRow, GameRow]:
     return seat, game
 
 
-def start_vacation(s: Session, token: str, days: int, now: datetime | None = None) -> datetime:
+def start_vacation(s: Session, token: str, days: int, now: datetime | None = None, *,
+                   seen: str | None = None) -> tuple[datetime, bool]:
     """The board's vacation form: pause the seat's deadlines for `days` days (1..14 in total per
-    game). Returns the end (naive UTC). ClockError (too much vacation) -> 400 for the page."""
+    game); during a vacation, `days` more at its end (issue 28.7: after taking 3 of 14 days the
+    form offers the 11 left, and the days add up). `seen` is the end of the vacation the form was
+    shown with (ISO, "" for none): when the vacation has changed since (a second press of the same
+    form, another tab), nothing changes and Conflict says so (exactly once). Returns the end (naive
+    UTC) and whether a running vacation was extended. ClockError (too much vacation) -> 400."""
     if not isinstance(days, int) or not 1 <= days <= 14:
         raise Invalid(_("A vacation lasts from 1 to 14 days."))
     seat, game = _owned(s, token)
     now = now or utcnow()
+    sc = seat_clock(s, game.id, seat.seat)
+    running = sc.vacation_until if sc is not None and sc.vacation_until and sc.vacation_until > now else None
+    if seen is not None and seen != (running.isoformat() if running else ""):
+        raise Conflict(_("Your vacation was already changed from another page; nothing was changed now."))
+    return _vacation_until(s, game, seat, (running or now) + timedelta(days=days), now), running is not None
+
+
+def pause_for(s: Session, token: str, days: int, now: datetime | None = None) -> datetime:
+    """"Pause all my games for N days" in one game (issue 31.4): the seat's deadlines paused until
+    N days from now, or left as they are when a vacation already runs at least that long, so that
+    pressing it twice (or in two tabs) pauses once. Limits as `start_vacation`'s."""
+    if not isinstance(days, int) or not 1 <= days <= 14:
+        raise Invalid(_("A vacation lasts from 1 to 14 days."))
+    seat, game = _owned(s, token)
+    now = now or utcnow()
+    sc = seat_clock(s, game.id, seat.seat)
     until = now + timedelta(days=days)
+    if sc is not None and sc.vacation_until and sc.vacation_until >= until - timedelta(minutes=1):
+        return sc.vacation_until
+    return _vacation_until(s, game, seat, until, now)
+
+
+def _vacation_until(s: Session, game, seat, until: datetime, now: datetime) -> datetime:
     try:
         set_vacation(s, game.id, seat.seat, until, now)
     except ClockError as exc:

@@ -96,3 +96,11 @@ def clock_lines(data: dict) -> dict:
         "deadline_text": own_line(data["mine"]),
         "clock_notes": others_lines(data["others"], data["tz"]) + [rules_line(**data["rules"])],
     }
+
+
+def shown_times(others: list[dict], tz: str) -> list[dict]:
+    """The times `others_lines` writes, each as written (`shown`) and as an ISO instant in UTC
+    (`iso`): the spectator's page, which has no seat and so no zone, marks them as <time> and a
+    script says them in the browser's zone (issue 28.7); without it they stay in `tz`, named."""
+    return [{"shown": local_text(t, tz), "iso": t.replace(tzinfo=None).isoformat(timespec="seconds") + "Z"}
+            for st in others for t in (st["vacation_until"], st["due"]) if t is not None]

@@ -75,7 +75,7 @@ def score_chart(view: dict, width: int = 420, height: int = 180) -> dict | None:
     lo = min(min(s) for s in series)
     hi = max(max(s) for s in series + [[view.get("options", {}).get("target_score", 0) or 0]])
     hi = max(hi, lo + 1)
-    pad_l, pad_r, pad_t, pad_b = 34, 90, 10, 22
+    pad_l, pad_r, pad_t, pad_b = 34, 40, 10, 22  # the right: the totals at the lines' ends (names: the legend)
     w, h = width - pad_l - pad_r, height - pad_t - pad_b
     steps = len(rows)
 
@@ -176,5 +176,11 @@ def sheet_text(view: dict) -> str:
         lines.append(f"{row['round']!s:<{label}}  " + "  ".join(f"{c:>{w}}" for c, w in zip(cells, width, strict=True)))
     totals = [str(t) for t in sheet_totals(view)]
     lines.append(f"{_('Total'):<{label}}  " + "  ".join(f"{t:>{w}}" for t, w in zip(totals, width, strict=True)))
-    lines.append(_("* closed the round · ×2 doubled"))
+    # "×2 doubled" only when somebody was doubled (issue 28.5)
+    lines.append(_("* closed the round · ×2 doubled") if any_doubled(rows) else "* " + _("closed the round"))
     return "\n".join(lines)
+
+
+def any_doubled(rows: list[dict]) -> bool:
+    """Whether some score of the sheet was doubled (C10): the legend explains ×2 only then."""
+    return any(c["doubled"] for row in rows for c in row["cells"] if c["score"] is not None)

@@ -13,36 +13,9 @@ import engine
 from service.clock.zones import valid_zone
 from service.i18n import DEFAULT, LANGUAGES, zone_groups
 from service.play.names import has_invisible, lookalike_pairs
+from service.render.rules import CHOICE_LABELS, VARIANT_LABELS, default_in_words, option_label
 
 MAX_OTHERS = 7
-
-VARIANT_LABELS = {"classic": _l("Classic SKYJO"), "action": _l("SKYJO Action")}
-
-OPTION_LABELS = {
-    "column_removal": _l("Remove a column of three equal cards"),
-    "final_reveal_removal": _l("Also remove such columns when cards are turned up at round end"),
-    "start_tiebreak": _l("Tie for the opening start"),
-    "round_starter": _l("Who starts later rounds"),
-    "doubling": _l("Double the closer's score unless lowest"),
-    "doubling_tie": _l("Closer tied for lowest"),
-    "doubling_positive_only": _l("Never double a score of 0 or less"),
-    "target_score": _l("Game ends when a total reaches"),
-    "final_tiebreak": _l("Tie for the lowest total at game end"),
-}
-
-CHOICE_LABELS = {
-    "extra_reveal": _l("tied players reveal one more card"),
-    "highest_card": _l("highest single card"),
-    "previous_closer": _l("the previous round's closer"),
-    "highest_reveal": _l("highest opening reveal"),
-    "previous_winner": _l("the previous round's winner"),
-    "strict": _l("strict: a tie is doubled"),
-    "lenient": _l("lenient: a tie is not doubled"),
-    "extra_round": _l("one more round among the tied"),
-    "most_rounds_won": _l("most rounds won"),
-    "shared": _l("shared victory"),
-}
-
 
 INT32 = 2**31 - 1
 
@@ -98,34 +71,11 @@ class PlayerForm(FlaskForm):
         return None if self.kind.data in (None, "", "person") else self.kind.data
 
 
-# An option's label where a variant means something else by it (else OPTION_LABELS)
-VARIANT_OPTION_LABELS = {
-    "action": {
-        "final_reveal_removal": _l("Also remove sets (a column of three, a row of four equal cards) when cards "
-                                   "are turned up at round end"),
-    },
-}
-
-
 def option_field_name(variant: str, name: str) -> str:
     """The form field of option `name` in `variant`'s fieldset: each variant has its own fields (its
     own defaults), so a browser without JavaScript can send both fieldsets and the chosen one counts.
     Classic keeps the names it always had."""
     return f"opt_{name}" if variant == "classic" else f"{variant}_opt_{name}"
-
-
-def option_label(variant: str, name: str):
-    return VARIANT_OPTION_LABELS.get(variant, {}).get(name) or OPTION_LABELS.get(
-        name, name.replace("_", " ").capitalize())
-
-
-def default_in_words(default, allowed) -> str:
-    """An option's default as a person reads it: on/off, the choice's label, the number."""
-    if allowed is bool:
-        return str(_l("on") if default else _l("off"))
-    if isinstance(allowed, tuple):
-        return str(CHOICE_LABELS.get(default, str(default).replace("_", " ")))
-    return str(default)
 
 
 def option_fields(variant: str = "classic") -> dict:

@@ -17,12 +17,14 @@ from service.render.action_moves import pick_highlight
 from service.render.links import move_path, seat_path, watch_path
 from service.render.moves import describe, done_words, highlight_cells, move_groups, status_line
 from service.render.reply_box import reply_examples
+from service.render.rules import terms_of
 from service.render.sheet import score_chart, score_rows, standings
 from service.render.since import by_player, changed_cells, done_lines
 from service.store import tokens
 from service.store.db import transaction
 from service.web import ratelimit
 from service.web.forms import INT32, LinksForm, NewGameForm, db_int
+from service.web.game_pages import follow_data
 from service.words.reply_words import in_words_of
 
 bp = Blueprint("web", __name__)
@@ -140,18 +142,20 @@ def _board_context(page: board.Board, token: str | None, pick: str | None = None
             "log_round_url": f"{here}#talk" if whole_log else None,
             # the others' moves since the seat's own last one, and the cells they changed (issue 28.1)
             "since_runs": by_player(page.since, [p["name"] for p in view["players"]]),
-            "changed": changed_cells(page.since)}
+            "changed": changed_cells(page.since),
+            "follow": follow_data(page, here, version_url=f"{here}/version", owes=bool(groups), whole_log=whole_log)}
 
 
 def _seat_page(token: str, *, message: str | None = None, status: int = 200, highlight=(),
                confirm: dict | None = None, template: str = "board.html", talk_text: str | None = None,
                done: int | None = None, plan_text: str | None = None, pick: str | None = None,
-               whole_log: bool = False):
+               whole_log: bool = False, ask: str | None = None):
     """A seat's page, from one read transaction (`board.seat_board`). `message`: why something was
     not done (the red box); `done`: the version a Confirm brought the game to (the green "Done:"
     line says this seat's decision that did it). `pick`: a first choice of a SKYJO Action pair
     (`?pick=`, move_groups): the page offers its second step; a GET, so it changes nothing.
-    `whole_log`: the whole game's events, not only the current round's (`?log=all`)."""
+    `whole_log`: the whole game's events, not only the current round's (`?log=all`). `ask`: the
+    invitation page's confirmation step ("decline" or "cancel", issue 28.7)."""
     with transaction() as s:
         page = board.seat_board(s, token, done=done, whole_log=whole_log)
     seat, game, seats = page.seat, page.game, page.seats
@@ -159,7 +163,10 @@ def _seat_page(token: str, *, message: str | None = None, status: int = 200, hig
     if page.view is None:
         host_tz = next((r.tz for r in seats if r.is_host and r.tz), None) or "UTC"
         return render_template("invite.html", game=game, seat=seat, seats=seats, token=token,
-                               rematch_of=page.rematch_of, message=message, zone_groups=i18n.zone_groups(),
+                               rematch_of=page.rematch_of, message=message, zone_groups=i18n.zone_groups(), ask=ask,
+                               terms=terms_of(game), rules_url=f"{seat_path(token)}/rules",
+                               follow=None if ask else follow_data(page, seat_path(token), owes=False, whole_log=False,
+                                                                   version_url=f"{seat_path(token)}/version"),
                                default_tz=seat.tz or host_tz,
                                default_lang=i18n.browser_language() if seat.status == "invited" else seat.lang,
                                title=title), status
@@ -301,8 +308,11 @@ def vacation(token: str):
     if days is None:
         raise Invalid(_("Give the number of days (1 to 14)."))
     with transaction(write=True) as s:
-        settings.start_vacation(s, token, days)
-    flash(_("Enjoy your break: your deadlines are paused for %(n)s days.", n=days))
+        _until, extended = settings.start_vacation(s, token, days, seen=request.form.get("seen"))
+    if extended:  # added to the vacation that runs (issue 28.7)
+        flash(_("Your vacation is %(n)s days longer.", n=days))
+    else:
+        flash(_("Enjoy your break: your deadlines are paused for %(n)s days.", n=days))
     return _see_other(seat_path(token))
 
 
@@ -341,6 +351,13 @@ def accept(token: str):
     return _see_other(seat_path(token))
 
 
+@bp.get("/s/<token>/decline")
+def decline_confirm(token: str):
+    """The invitation page asking "Decline? [Decline] [Back]" (issue 28.7): the accept page's Decline
+    is a link here; only the POST of this step declines."""
+    return _seat_page(token, ask="decline")
+
+
 @bp.post("/s/<token>/decline")
 def decline(token: str):
     with transaction(write=True) as s:
@@ -359,6 +376,12 @@ def computer_seat(token: str):
         row = games.computer_takes_seat(s, token, position, request.form.get("level", ""))
     flash(_("%(name)s plays this seat.", name=row.name))
     return _see_other(seat_path(token))
+
+
+@bp.get("/s/<token>/cancel")
+def cancel_confirm(token: str):
+    """The host's "Cancel the game? [Cancel the game] [Back]" (issue 28.7); the POST cancels."""
+    return _seat_page(token, ask="cancel")
 
 
 @bp.post("/s/<token>/cancel")
@@ -381,8 +404,12 @@ def rotate(token: str):
 def rematch(token: str):
     with transaction(write=True) as s:
         _game, new, already = games.rematch(s, token)
-    flash(_("You are in the rematch that was already started.") if already
-          else _("Rematch! Invitations are on their way."))
+    if already:
+        flash(_("You are in the rematch that was already started."))
+    elif _game.status == "active":  # only computers to invite: dealt at once, no invitation went out
+        flash(_("Rematch! The cards are dealt."))
+    else:
+        flash(_("Rematch! Invitations are on their way."))
     return _see_other(seat_path(new))
 
 
@@ -398,6 +425,7 @@ def watch(game_id: str, token: str):
     title = i18n.game_title([r.name for r in page.seats])  # a spectator's pages follow the browser
     if page.view is None:
         return render_template("invite.html", game=page.game, seat=None, seats=page.seats, token=None,
-                               message=None, title=title)
+                               message=None, title=title, terms=terms_of(page.game),
+                               rules_url=f"{watch_path(page.game.id, page.game.spectator_salt)}/rules")
     return render_template("board.html", message=None, highlight=set(), confirm=None, title=title,
                            **_board_context(page, None, whole_log=whole_log))

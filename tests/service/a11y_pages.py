@@ -5,7 +5,8 @@ client) gets at that moment; tests/service/test_accessibility.py loads it into c
 
 Kinds of page: start, /new, /links, the invitation (accept) page, the board in the opening, on a
 turn (draw), with a drawn card to place, while waiting, at a round's end and at the game's end,
-SKYJO Action's two-step picks, the Confirm page, the mail settings, the page of an address's games, the vacation box (on every
+SKYJO Action's two-step picks, the Confirm page, the rules pages (a variant's, a game's) and the
+Decline and Cancel steps (issue 28), the mail settings, the page of an address's games, the vacation box (on every
 board of a game with deadlines), the spectator page, the dev mailbox and the error pages. Kinds of
 mail: every template a game sends, the answer to a reply and "mail me my links"."""
 
@@ -41,12 +42,17 @@ def collect(app, variant: str, langs: tuple[str, str], *, seed: int = 30, target
     status, where = h.new_game(client, PLAYERS, target=target, extra=extra)
     assert status == 303, where
     boards: dict[str, str] = {}  # address -> board path
+    for m in h.mails(app):  # the host's Cancel step while the game waits for answers (issue 28.7)
+        seat = next((p for p in h.links_of(m) if SEAT_PATH.fullmatch(p)), None)
+        if m.template == "created" and seat:
+            pages[f"cancel-step-{LANGS[m.to_addr]}"] = client.get(seat + "/cancel").text
     for m in h.mails(app):
         seat = next((p for p in h.links_of(m) if SEAT_PATH.fullmatch(p)), None)
         if seat:
             boards.setdefault(m.to_addr, seat)
         if m.template == "invitation":
             pages[f"accept-{LANGS[m.to_addr]}"] = client.get(seat).text
+            pages[f"decline-step-{LANGS[m.to_addr]}"] = client.get(seat + "/decline").text  # issue 28.7
             assert h.post_form(client, seat + "/accept", page_path=seat).status_code == 303
     game = h.only_game(app)
     seats = {r.email: r.seat for r in h.seats(app, game.id)}
@@ -87,6 +93,7 @@ def collect(app, variant: str, langs: tuple[str, str], *, seed: int = 30, target
         lang = LANGS[addr]
         pages[f"board-game-end-{lang}"] = client.get(path).text
         pages[f"settings-{lang}"] = client.get(path + "/prefs").text
+        pages[f"rules-game-{lang}"] = client.get(path + "/rules").text  # its house rules marked (28.5)
     _extra_mails(app, client, mails, LANGS, pages)
     from service.render.links import watch_path
 
@@ -95,6 +102,7 @@ def collect(app, variant: str, langs: tuple[str, str], *, seed: int = 30, target
     for lang in ("en", "de"):
         headers = {"Accept-Language": lang}
         pages[f"spectator-{lang}"] = client.get(watch, headers=headers).text
+        pages[f"rules-{variant}-{lang}"] = client.get(f"/rules/{variant}", headers=headers).text  # 28.5
         if not shared:
             continue
         pages[f"start-{lang}"] = client.get("/", headers=headers).text

@@ -93,7 +93,7 @@ def test_two_players_play_a_whole_game_from_the_dev_mailbox(server):
         page.fill("#opt_target_score", "1")
         page.click("button[type=submit]")
         page.wait_for_url(re.compile(r"/s/"))
-        assert "Waiting for everyone" in page.content()
+        assert "Waiting for Bo to answer" in page.content()  # whom the game waits for (issue 28.7)
 
         def open_latest_mail(addr: str) -> bool:
             page.goto(f"{base}/dev/mail/?to={addr}")

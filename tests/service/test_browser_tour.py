@@ -321,6 +321,18 @@ def _accept_all(tour: Tour, players, *, shoot: bool, langs: tuple[str, ...] | No
             tour.open_mail(invitation)
             _click_to(page, page.get_by_role("link", name="Accept or decline"), re.compile(r"/s/"))
             tour.shoot("page-invitation")
+            # issue 28: the game's rules (its house rules marked), and Decline's confirmation step
+            with page.expect_navigation():
+                page.click("a[data-rules-link]")
+            assert page.locator("[data-rules=classic]").count() == 1
+            tour.shoot("page-rules-game")
+            page.go_back()
+            with page.expect_navigation():
+                page.click("a[data-action=decline]")
+            assert page.locator("[data-ask=decline]").count() == 1
+            tour.shoot("page-decline-step")
+            with page.expect_navigation():
+                page.click("a[data-action=back]")
         else:
             tour.open_mail(invitation)
             _click_to(page, page.get_by_role("link", name="Accept or decline"), re.compile(r"/s/"))
@@ -379,13 +391,18 @@ def test_a_classic_game_and_an_action_round_page_by_page_at_1280_and_390_px(live
         seen_action = play_game(tour, gid, [a for _n, a in action_players], action=True)
         assert seen_action["picked"], "no Action card was played in two steps"
         tour.shoot("page-action-game-over")
+        with tour.wide.expect_navigation():
+            tour.wide.click("a[data-rules-link]")
+        assert tour.wide.locator("[data-rules=action]").count() == 1
+        tour.shoot("page-rules-action")
         browser.close()
     elapsed = time.time() - started
     print(f"{seen['moves']} classic and {seen_action['moves']} Action decisions in {elapsed:.0f} s; "
           f"screenshots: {' '.join(tour.shots)}")
     for name in ("page-new", "page-invitation", "page-board-opening", "page-board-drawn", "page-confirm",
                  "page-round-over", "page-game-over", "page-action-board", "mail-invitation", "mail-turn",
-                 "mail-round-over", "mail-game-over", "mail-action-turn", "mail-links", "page-my-games"):
+                 "mail-round-over", "mail-game-over", "mail-action-turn", "mail-links", "page-my-games",
+                 "page-rules-game", "page-decline-step", "page-rules-action"):
         for width in (DESKTOP, PHONE):
             assert (ARTIFACTS / f"{name}-{width}.png").stat().st_size > 1000, name
 

@@ -17,7 +17,7 @@ def test_new_game_accept_and_play_to_the_end(app, client):
     status, location = h.new_game(client)
     assert status == 303 and location.startswith("/s/")
     host_page = client.get(location)
-    assert "Waiting for everyone" in host_page.text
+    assert "Waiting for Bo to answer" in host_page.text  # whom the game waits for (issue 28.7)
     h.accept_all(app, client)
     game = h.only_game(app)
     assert h.game_state(app, game.id)[2] == "active"

@@ -70,7 +70,8 @@ def _visible_text(html_or_text: str) -> str:
     said = " ".join(SAID_ATTRIBUTES.findall(t))  # taken out before the tags go
     t = re.sub(r"<[^>]+>", " ", t) + " " + html_unescape(said)
     t = re.sub(r"https?://\S+", " ", t)
-    return re.sub(r"\b(?:Swift Current|Tell City)\b", " ", t)  # places of the zone list, in every language
+    # places of the zone list that CLDR names in English in every language (Babel's city names)
+    return re.sub(r"\b(?:Swift Current|Tell City|Lower Prince’s Quarter)", " ", t)
 
 
 def _leftovers(text: str, english: set[str]) -> set[str]:

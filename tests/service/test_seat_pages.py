@@ -115,15 +115,36 @@ def test_vacation_days_say_what_is_left_of_what(app, client):
     assert "Pause my deadlines for this many days (up to 14):" in page
     assert h.post_form(client, bo + "/vacation", {"days": "3"}, page_path=bo).status_code == 303
     page = client.get(bo).text
-    # three of the fourteen days are booked; a new vacation from now replaces the current one
+    # three of the fourteen days are booked: the form offers the 11 left (issue 28.7; it offered 13,
+    # the current vacation's rest given back, rounded down), added to the current vacation
     assert "Vacation days left in this game: 11 of 14." in page
     assert "You are on vacation until" in page
-    assert "pause my deadlines from now on for this many days (up to 13;" in page
-    assert 'max="13"' in page and "13 left" not in page
-    assert h.post_form(client, bo + "/vacation", {"days": "13"}, page_path=bo).status_code == 303
+    assert "Add this many days to the vacation (up to 11):" in page
+    assert 'max="11"' in page and 'max="13"' not in page
+    assert h.post_form(client, bo + "/vacation", {"days": "12"}, page_path=bo).status_code == 400  # 3 + 12 > 14
+    assert h.post_form(client, bo + "/vacation", {"days": "11"}, page_path=bo).status_code == 303
     page = client.get(bo).text
-    # the new vacation replaced the first one (its unused days came back): 13 of 14 are booked
-    assert "Vacation days left in this game: 1 of 14." in page and "I am back" in page
+    # the days add up: 14 of 14 are booked, nothing more to offer
+    assert "Your vacation is 11 days longer." in page
+    assert "Vacation days left in this game: 0 of 14." in page and "I am back" in page
+    assert "No vacation days left in this game." in page
+
+
+def test_vacation_form_pressed_twice_adds_its_days_once(app, client):
+    """Issue 28.7 made the form add days to a running vacation; a double click (or the same form in
+    two tabs) must not add them twice: the form carries the vacation it was shown with, and the
+    second press finds it changed, does nothing and says so (409)."""
+    _gid, bo = _running(app, client)
+    h.post_form(client, bo + "/vacation", {"days": "2"}, page_path=bo)
+    page = client.get(bo).text
+    form = re.search(rf'<form[^>]*action="{re.escape(bo)}/vacation"[^>]*>(.*?)</form>', page, re.S).group(1)
+    fields = {"csrf_token": h.csrf_of(form), "seen": re.search(r'name="seen" value="([^"]*)"', form).group(1),
+              "days": "3"}
+    assert fields["seen"]  # the running vacation's end
+    assert client.post(bo + "/vacation", data=fields).status_code == 303
+    again = client.post(bo + "/vacation", data=fields)
+    assert again.status_code == 409 and "already changed from another page" in again.text
+    assert "Vacation days left in this game: 9 of 14." in client.get(bo).text  # 2 + 3, not 2 + 3 + 3
 
 
 def test_vacation_days_after_an_ended_vacation(app, client):
