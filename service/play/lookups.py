@@ -131,11 +131,5 @@ def log_by_move(s: Session, game: GameRow, *, current_round: bool = False,
     return g, after, start
 
 
-def view_for(s: Session, game: GameRow, seat: int | None) -> dict:
-    """The seat's (or a spectator's) view of the saved state, without the event log (a page's log
-    comes from `talk.board`, the current round's; issue 33.2)."""
-    return engine.view(load_engine_game(game), seat, log=False)
-
-
 def deadline_of(game: GameRow):
     return game.updated_at + timedelta(hours=game.decision_hours)
