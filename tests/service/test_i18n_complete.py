@@ -19,6 +19,7 @@ from service import i18n
 from service.cli_i18n import extract, status
 from service.store import db
 from service.store.outbox_models import OutboxMail
+from tests.conftest import whole_game_sqlite_only
 from tests.service import helpers as h
 
 pytestmark = pytest.mark.i18n_complete
@@ -69,6 +70,7 @@ def _leftovers(text: str, english: set[str]) -> set[str]:
     return {w for w in WORD.findall(_visible_text(text)) if w.lower() in english}
 
 
+@whole_game_sqlite_only  # a whole game: PostgreSQL adds nothing its race tests miss (tests/conftest.py)
 def test_every_mail_and_page_is_free_of_english_in_every_language(app, client) -> None:
     english = _english_words()
     found: dict[str, set[str]] = {}
