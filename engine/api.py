@@ -60,11 +60,14 @@ def times_seen(game: Game) -> int:
     It costs what the current round's moves cost (issue 33.1): a position holds its round and the
     version the round was dealt at (`round_start`), so no position before the deal can be the same.
     The round's positions are the dealt position (`Game.as_dealt`) with the round's moves played on
-    it; each is fingerprinted only when its faces and draw pile already equal the current ones. The
-    round's last move is not played again (it may have ended the game, whose totals the dealt copy
-    already holds): the current position counts once as "now". A game whose record does not say
-    where its round began (a version other than its number of moves, or a later round saved before
-    `round_start` existed) is replayed from its start, every position compared."""
+    it; each is fingerprinted only when its faces and draw pile already equal the current ones; the
+    current position counts once as "now". A game that is over is at a position no earlier one was
+    at (its phase says so): 1 (its dealt copy would hold the final score sheet, which decides who
+    starts a round). A game whose record does not say where its round began (a version other than
+    its number of moves, or a later round saved before `round_start` existed) is replayed from its
+    start, every position compared."""
+    if game.is_over:
+        return 1
     key = position_key(game)
     moves = game.moves
     face, draw = game.face, game.draw

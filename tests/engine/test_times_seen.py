@@ -105,6 +105,14 @@ def test_times_seen_of_a_later_round_counts_only_that_round() -> None:
     assert engine.times_seen(g) == counted_over_the_whole_game(g)
 
 
+def test_times_seen_of_a_finished_game_is_one() -> None:
+    """A game over in a later round (C12): its position is new (the phase says so). Its dealt copy
+    would hold the final score sheet, from which the round's starter would be chosen again (C6)."""
+    g, _points = circling_game(178, 600)
+    assert g.is_over and g.round > 1
+    assert engine.times_seen(g) == counted_over_the_whole_game(g) == 1
+
+
 def test_as_dealt_is_the_position_its_round_was_dealt_in() -> None:
     """`Game.as_dealt` of a position anywhere in a round is the replayed position at the round's
     deal (fingerprint and version), in every round of games of both variants."""
