@@ -57,30 +57,39 @@ def times_seen(game: Game) -> int:
     them (the service's clock plays one decision per sweep): a position seen again and again means
     the bots are playing in a circle (issue 16.2).
 
-    Only the positions of the current round are fingerprinted (issue 33.1): a position holds the
-    version its round was dealt at (`round_start`, never above the position's own version), so no
-    position before this round's deal can be the same. The record is replayed up to the deal
-    without fingerprints, and a position of the round is fingerprinted only when its faces and
-    draw pile already equal the current ones."""
+    It costs what the current round's moves cost (issue 33.1): a position holds its round and the
+    version the round was dealt at (`round_start`), so no position before the deal can be the same.
+    The round's positions are the dealt position (`Game.as_dealt`) with the round's moves played on
+    it; each is fingerprinted only when its faces and draw pile already equal the current ones; the
+    current position counts once as "now". A game that is over is at a position no earlier one was
+    at (its phase says so): 1 (its dealt copy would hold the final score sheet, which decides who
+    starts a round). A game whose record does not say where its round began (a version other than
+    its number of moves, or a later round saved before `round_start` existed) is replayed from its
+    start, every position compared."""
+    if game.is_over:
+        return 1
     key = position_key(game)
-    rec = record_of(game)
-    moves = rec["moves"]
-    # version = number of moves in every game the engine plays; a game that says otherwise is
-    # counted from its start (every position fingerprinted, as before issue 33)
-    start = game.round_start if game.version == len(moves) else 0
+    moves = game.moves
     face, draw = game.face, game.draw
 
     def same(g: Game) -> bool:  # cheap comparisons first, the fingerprint last
         return g.face == face and g.draw == draw and position_key(g) == key
 
-    g = _replay({**rec, "moves": []}, new_game)
-    parsed: dict[str, tuple[int, Any]] = {}  # a game repeats few move texts; moves are immutable values
-    seen = int(start == 0 and same(g))
-    for number, text in enumerate(moves, start=1):
+    start = game.round_start
+    if game.version == len(moves) and (game.round == 1 or start > 0):
+        g = game.as_dealt()
+        todo = moves[start : game.version - 1]
+        seen = 1 + (game.version > start and same(g))
+    else:
+        g = _replay({**record_of(game), "moves": []}, new_game)
+        start, todo = 0, moves
+        seen = int(same(g))
+    parsed: dict[str, tuple[int, Any]] = {}  # a round repeats few move texts; moves are immutable values
+    for number, text in enumerate(todo, start=start + 1):
         seat_move = parsed.get(text)
         if seat_move is None:
             seat, move_text = parse_record_move(text, number, g.n)
             seat_move = parsed[text] = (seat, g.parse_move(move_text))
         g.play(*seat_move)
-        seen += number >= start and same(g)
+        seen += same(g)
     return seen

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import cards
+from . import cards, state
 from .errors import OptionError, RecordError
 from .gamestate import GameState
 from .phases import DOWN, GONE, OPENING, PLAY, STAGE_TURN, TIE_REVEAL, UP
@@ -41,6 +41,19 @@ class Rounds(GameState):
 
     def _round_seed(self) -> str:
         return self.round_specs[self.round - 1].get("seed") or cards.derive(self.seed, f"round-{self.round}")
+
+    def as_dealt(self) -> Any:
+        """A copy of this game as its current round was dealt (version `round_start`, C3), without its
+        history (move list, event log): the round dealt again from its spec to the seats playing it.
+        Only a round's end changes the fields a deal leaves alone (totals, score sheet, tie-break
+        group, winners), so for a game that is not over every position of the round is this copy
+        with the round's moves played on it (`engine.times_seen`, issue 33.1)."""
+        g = state.copy_of(self, history=False)
+        g.round -= 1
+        g.version = self.round_start - 1 if self.round > 1 else 0  # `_start_round` counts the dealing move
+        g._start_round(list(self.active), [])
+        g.version = self.round_start
+        return g
 
     # ------------------------------------------------------------------ rounds
     def _start_round(self, active: list[int], events: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -30,6 +30,7 @@ _FACES = frozenset((DOWN, UP, GONE))
 SAVED_AS_SORTED_LIST = {"saved": "set"}  # a set, saved as a sorted list
 SAVED_MAY_LACK = {"saved": "optional"}  # older saved states lack it: None, then derived on load
 NOT_SAVED = {"saved": False}  # derived from the other fields on load
+_HISTORY_LISTS = ("moves", "log")  # what `copy_of(history=False)` leaves empty
 
 
 def saved_fields(cls: type[Any]) -> list[tuple[str, Any]]:
@@ -87,15 +88,19 @@ def from_json(data: dict[str, Any], *, copy: bool = True) -> Any:
     return game
 
 
-def copy_of(game: Any) -> Any:
+def copy_of(game: Any, *, history: bool = True) -> Any:
     """A deep copy of a whole game (its invariants held when it was loaded or last played): the saved
     fields cloned, the derived ones set again, no check run. What a trial play on a copy needs
-    (engine.plans) without a round trip through the saved form."""
+    (engine.plans) without a round trip through the saved form. `history=False`: the copy's move list
+    and event log start empty (not copied: they grow with the whole game, issue 33.1)."""
     cls: Any = type(game)
     new = cls.__new__(cls)
     saved = saved_fields(cls)
-    fields = clone({name: getattr(game, name) for name, _how in saved})
+    fields = clone({name: getattr(game, name) for name, _how in saved if history or name not in _HISTORY_LISTS})
     for name, how in saved:
+        if name not in fields:
+            setattr(new, name, [])
+            continue
         setattr(new, name, set(fields[name]) if how == "set" else fields[name])
     new.n = game.n
     new.link_seats()

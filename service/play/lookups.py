@@ -132,8 +132,8 @@ def log_by_move(s: Session, game: GameRow, *, current_round: bool = False,
 
 
 def view_for(s: Session, game: GameRow, seat: int | None) -> dict:
-    """The seat's (or a spectator's) view of the saved state, without the event log (a page's log
-    comes from `talk.board`, the current round's; issue 33.2)."""
+    """The seat's (or a spectator's) view of the saved state, without the event log (the page of an
+    address's games, issue 31.4; a board's log comes from `talk.board`, the current round's)."""
     return engine.view(load_engine_game(game), seat, log=False)
 
 

@@ -28,7 +28,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from flask_babel import gettext as _
-from sqlalchemy import insert, update
+from sqlalchemy import bindparam, insert, update
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
 
 import engine
@@ -327,6 +328,15 @@ def bot_turn(g: engine.Game, seat: int, bot: str, *, whole_turn: bool) -> tuple[
     return played, events
 
 
+# The move's two writes, built once (issue 33.3; the values are bound per call): the game row, on
+# the condition that nobody moved since it was read, and the decision's move rows (one executemany).
+_SAVE_GAME = (update(GameRow).where(GameRow.id == bindparam("game_id"), GameRow.version == bindparam("before"))
+              .values(state=bindparam("new_state"), version=bindparam("new_version"), updated_at=bindparam("now"),
+                      status=bindparam("new_status"))
+              .execution_options(synchronize_session=False))  # the session's game is set below
+_INSERT_MOVES = insert(MoveRow)
+
+
 def _write(s: Session, game: GameRow, seat: SeatRow, before: int, new: engine.Game, moves: list[str],
            log0: int) -> None:
     """The game row (conditional on the version) and the decision's move rows."""
@@ -336,19 +346,20 @@ def _write(s: Session, game: GameRow, seat: SeatRow, before: int, new: engine.Ga
     # decision's events go on its last move row (`lookups.full_game` puts them together again)
     history = state["log"][log0:]
     state["log"] = state["log"][:log0]
-    saved = s.execute(update(GameRow).where(GameRow.id == game.id, GameRow.version == before)
-                      .values(state=state, version=new.version, updated_at=now,
-                              status="finished" if new.is_over else "active"))
+    saved_values = {"state": state, "version": new.version, "updated_at": now,
+                    "status": "finished" if new.is_over else "active"}
+    saved = s.execute(_SAVE_GAME, {"game_id": game.id, "before": before, "new_state": state,
+                                   "new_version": new.version, "now": now, "new_status": saved_values["status"]})
     if saved.rowcount != 1:
-        # nothing was written; the session's copy of the game took the values it meant to write
-        # (the ORM synchronizes the objects it holds): read it again. On PostgreSQL the winner has
-        # committed by now (our UPDATE waited for its row lock): when it was this seat's own
-        # decision (a double click), say so.
+        # nothing was written: on PostgreSQL the winner has committed by now (our UPDATE waited
+        # for its row lock): when it was this seat's own decision (a double click), say so
         s.expire(game)
         played = _decision_played_since(s, game, seat, before)
         raise Conflict(_used_up(played) if played else _("Somebody else moved at the same moment. Here is the current board."),
                        game=game, seat=seat, stale=bool(played), race=not played)
-    s.execute(insert(MoveRow), [
+    for key, value in saved_values.items():  # the session's game as written (the clock and mails read it)
+        set_committed_value(game, key, value)
+    s.execute(_INSERT_MOVES, [
         {"game_id": game.id, "number": before + i, "seat": seat.seat, "move": m, "version_before": before + i - 1,
          "created_at": now, "events": history if i == len(moves) else None}
         for i, m in enumerate(moves, start=1)])

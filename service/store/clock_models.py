@@ -10,19 +10,15 @@ are due and never the history. No foreign keys to the service's tables: the cloc
 `(game_id, seat)`, so it can be tested and migrated on its own.
 """
 
-from datetime import UTC, datetime
+from datetime import datetime
 
 from sqlalchemy import JSON, Boolean, DateTime, Index, Integer, String, Text, text
 from sqlmodel import Field, SQLModel
 
 from service.store import naming  # noqa: E402,F401  (the shared naming convention, whichever module loads first)
+from service.store.outbox_models import utcnow  # naive UTC (one definition for every table)
 
 _OPEN = text("fired_at IS NULL")
-
-
-def utcnow() -> datetime:
-    """Naive UTC, the form of every timestamp in the clock's tables."""
-    return datetime.now(UTC).replace(tzinfo=None)
 
 
 class Deadline(SQLModel, table=True):

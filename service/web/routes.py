@@ -158,6 +158,16 @@ def _seat_page(token: str, *, message: str | None = None, status: int = 200, hig
     invitation page's confirmation step ("decline" or "cancel", issue 28.7)."""
     with transaction() as s:
         page = board.seat_board(s, token, done=done, whole_log=whole_log)
+    return _render_seat_page(page, token, message=message, status=status, highlight=highlight, confirm=confirm,
+                             template=template, talk_text=talk_text, plan_text=plan_text, pick=pick,
+                             whole_log=whole_log, ask=ask)
+
+
+def _render_seat_page(page: board.Board, token: str, *, message: str | None = None, status: int = 200,
+                      highlight=(), confirm: dict | None = None, template: str = "board.html",
+                      talk_text: str | None = None, plan_text: str | None = None, pick: str | None = None,
+                      whole_log: bool = False, ask: str | None = None):
+    """`_seat_page` from a page read already (`board.seat_board`)."""
     seat, game, seats = page.seat, page.game, page.seats
     title = i18n.game_title([r.name for r in seats if r.status != "declined"])  # in the reader's language
     if page.view is None:
@@ -203,21 +213,22 @@ def move(token: str, slug: str):
     version = request.args.get("v", type=db_int) if decision is None else None
     if decision is None and version is None:
         raise NotFound(_("This move link is not valid."))
-    with transaction() as s:  # one read: the check and the view see the same version
-        seat, game = lookups.seat_by_token(s, token)
+    with transaction() as s:  # one read, one seat lookup: the check and the page see the same version
+        page = board.seat_board(s, token)
+        seat, game = page.seat, page.game
         g = lookups.load_engine_game(game) if game.state is not None else None
         if g is not None:
             texts = [str(m) for m in moves.parse_moves(g, texts)]  # canonical, in the variant's grammar
         reason = moves.stale_reason(s, game, seat, texts, version, decision=decision, g=g)
-        view = None if reason else lookups.view_for(s, game, seat.seat)
     if reason:
-        return _seat_page(token, message=reason)
+        return _render_seat_page(page, token, message=reason)
     # a link of before decision ids that is still good (its seat has not moved since) is confirmed
     # for the decision its seat owes now
+    view = page.view
     confirm = {"slug": slug, "texts": texts, "decision": decision or view["decision"],
                "text": describe(view, texts), "game": game.id, "seat": seat.seat}
-    return _seat_page(token, highlight=highlight_cells(texts), confirm=confirm,
-                      template="confirm.html")
+    return _render_seat_page(page, token, highlight=highlight_cells(texts), confirm=confirm,
+                             template="confirm.html")
 
 
 def _play(token: str, slug: str, texts: list[str]):

@@ -69,6 +69,7 @@ def compare(games: int, moves: int = 600, first: int = 0) -> tuple[int, int, int
         rec = g.record()
         for point in points:
             at = engine.replay({**rec, "moves": rec["moves"][:point]})
+            at.round_specs = at.round_specs[: at.round]  # the game as it stood: later rounds not dealt yet
             seen = engine.times_seen(at)
             assert seen == counted_over_the_whole_game(at), (number, point)
             asked += 1
@@ -102,6 +103,57 @@ def test_times_seen_of_a_later_round_counts_only_that_round() -> None:
         g.play(seat, "take")
         g.play(seat, "swap A1")
     assert engine.times_seen(g) == counted_over_the_whole_game(g)
+
+
+def test_times_seen_of_a_finished_game_is_one() -> None:
+    """A game over in a later round (C12): its position is new (the phase says so). Its dealt copy
+    would hold the final score sheet, from which the round's starter would be chosen again (C6)."""
+    g, _points = circling_game(178, 600)
+    assert g.is_over and g.round > 1
+    assert engine.times_seen(g) == counted_over_the_whole_game(g) == 1
+
+
+def test_as_dealt_is_the_position_its_round_was_dealt_in() -> None:
+    """`Game.as_dealt` of a position anywhere in a round is the replayed position at the round's
+    deal (fingerprint and version), in every round of games of both variants."""
+    checked = 0
+    for number in range(4):
+        g, _points = circling_game(number, 400)
+        rec = g.record()
+        for point in range(1, len(rec["moves"]) + 1, 7):
+            at = engine.replay({**rec, "moves": rec["moves"][:point]})
+            at.round_specs = at.round_specs[: at.round]
+            if at.is_over:
+                continue
+            dealt = at.as_dealt()
+            then = engine.replay({**rec, "moves": rec["moves"][: at.round_start]})
+            then.round_specs = then.round_specs[: then.round]
+            assert (dealt.version, dealt.round) == (then.version, then.round) == (at.round_start, at.round)
+            assert position_key(dealt) == position_key(then), (number, point)
+            assert dealt.moves == dealt.log == []
+            checked += at.round > 1
+    assert checked >= 20
+
+
+def test_times_seen_plays_only_the_current_rounds_moves(monkeypatch: Any) -> None:
+    """The cost is the current round's (issue 33.1): at move 1,000 of a long game, `times_seen` plays
+    fewer moves than the round has had (the whole record before)."""
+    rng = random.Random(33)
+    g = engine.new_game(["Ann", "Bo", "Cy"], options={"target_score": 10_000}, seed="seen-bench")
+    while len(g.moves) < 1000:
+        seat = g.pending()[0].seat
+        g.play(seat, rng.choice(g.legal_moves(seat)))
+    played = 0
+    play = type(g).play
+
+    def counted(self: Any, *args: Any) -> Any:
+        nonlocal played
+        played += 1
+        return play(self, *args)
+
+    monkeypatch.setattr(type(g), "play", counted)
+    assert g.round > 3 and engine.times_seen(g) >= 1
+    assert played < g.version - g.round_start
 
 
 if __name__ == "__main__":  # python -m tests.engine.test_times_seen [games [first game]]

@@ -12,7 +12,7 @@ from sqlalchemy import event
 
 import engine
 from service.play import games, lookups, moves, talk
-from service.render.links import watch_path
+from service.render.links import move_path, watch_path
 from service.store import db
 from service.store.models import GameRow
 
@@ -135,6 +135,14 @@ def test_a_board_get_looks_its_seat_up_once_in_one_transaction(app, client, monk
     assert r.status_code == 303
     done_path = r.headers["Location"]
     assert "?done=" in done_path
+    # the Confirm page of a move link (D: its check and its page in one read): the link just used
+    # (a "used up" page) and a link of the decision owed now
+    used_link = move_path(toks[seat], button.group(1).rsplit("/", 1)[1], fields["decision"])
+    with app.app_context(), db.transaction() as s:
+        g = lookups.load_engine_game(s.get(GameRow, game_id))
+    now = g.pending()[0].seat
+    slug = str(g.legal_moves(now)[0]).replace(" ", "-")
+    fresh_link = move_path(toks[now], slug, g.decision_id(now))
 
     calls = _count_seat_lookups(monkeypatch)
     begun: list[int] = []
@@ -145,14 +153,18 @@ def test_a_board_get_looks_its_seat_up_once_in_one_transaction(app, client, monk
 
     event.listen(engine_, "begin", on_begin)
     try:
-        for path in (done_path, f"/s/{toks[seat]}", f"/s/{toks[seat]}?log=all"):
+        for path in (done_path, f"/s/{toks[seat]}", f"/s/{toks[seat]}?log=all", used_link, fresh_link):
             calls.clear()
             begun.clear()
             page = client.get(path)
             assert page.status_code == 200
-            assert calls == [toks[seat]], path
+            assert calls == [path.split("/")[2].split("?")[0]], path
             assert len(begun) == 1, (path, len(begun))
             if path == done_path:
                 assert 'data-done>Done: ' in page.text
+            if path == used_link:
+                assert "this link is used up" in page.text
+            if path == fresh_link:
+                assert 'name="decision"' in page.text and "Confirm" in page.text, page.text
     finally:
         event.remove(engine_, "begin", on_begin)

@@ -21,6 +21,7 @@ from service.cli_i18n import extract, status
 from service.store import db
 from service.store.outbox_models import OutboxMail
 from service.words.reply_words import in_words_of
+from tests.conftest import whole_game_sqlite_only
 from tests.service import helpers as h
 
 pytestmark = pytest.mark.i18n_complete
@@ -93,6 +94,7 @@ def _english_zone_list(html: str) -> set[str]:
     return {"time-zone list in English: " + ", ".join(same[:3])} if len(same) * 2 > len(labels) else set()
 
 
+@whole_game_sqlite_only  # a whole game: PostgreSQL adds nothing its race tests miss (tests/conftest.py)
 def test_every_mail_and_page_is_free_of_english_in_every_language(app, client) -> None:
     english = _english_words()
     found: dict[str, set[str]] = {}

@@ -23,7 +23,10 @@ def test_a_messages_own_lines_print_behind_a_bar_so_they_fake_no_board_or_link(a
     text = "\n".join(m.text_body for m in mails_to(app, BO, since))
     assert "Ann wrote: gg\n  |   1   [ 5] [ 3] [-2] [12]\n  | Draw: http://evil.example/s/x/m/draw\n" \
            "  | Take: http://evil.example/t\n" in text
-    assert not any(line.startswith(("Draw:", "Take:", "  1   [ 5]")) for line in text.splitlines())
+    # none of the faked lines stands unbarred (Bo's own board rows start "  1   [" too: after two
+    # reveals its C1 and D1 are face down, so a whole row of four values is the fake's)
+    assert not any(line.startswith(("Draw: http://evil", "Take: http://evil", "  1   [ 5] [ 3] [-2] [12]"))
+                   for line in text.splitlines())
 
 
 def test_invisible_characters_are_dropped_from_messages(app, client):
