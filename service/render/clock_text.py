@@ -17,7 +17,7 @@ from service.i18n import local_time
 
 def local_text(t: datetime, tz: str | None) -> str:
     """A naive-UTC time in the viewer's zone and language, with the zone named:
-    `Dec 2, 2026 14:00 (Europe/Berlin)` (Babel's formats, `i18n.local_time`)."""
+    `Dec 2, 2026 14:00, Berlin time` (Babel's formats and city names, `i18n.local_time`)."""
     return local_time(t, tz)
 
 

@@ -17,7 +17,7 @@ from service.render.links import seat_path, watch_path
 from tests.conftest import make_app
 from tests.service import helpers as h
 from tests.service.test_browser import ARGS, ARTIFACTS, CHROMIUM, require_chromium
-from tests.service.test_computer_seats import create, sweep
+from tests.service.test_computer_seats import create, play_out, sweep
 
 pytestmark = pytest.mark.browser
 LONG = "Rekenaar met 'n lang naam"  # a long name for the legend (the issue's "Rekenaar (norm" was cut)
@@ -86,14 +86,7 @@ def test_waiting_board_follows_the_computer_and_the_chart_fits(live):
         spectator.screenshot(path=str(ARTIFACTS / "newcomers-spectator-tokyo-390.png"), full_page=True)
         tokyo.close()
         # play to the game's end (target 1: one round), then measure the chart at both widths
-        rng = random.Random(28)
-        for _step in range(400):
-            sweep(app)
-            if h.game_state(app, game_id)[2] == "finished":
-                break
-            action, fields = rng.choice(h.board_moves(client.get(ann).text))
-            assert client.post(action, data=fields).status_code == 303
-        assert h.game_state(app, game_id)[2] == "finished"
+        play_out(app, client, game_id, ann, random.Random(28), 400)
         for width in (390, 1280):
             page.set_viewport_size({"width": width, "height": 900})
             page.goto(base + ann)

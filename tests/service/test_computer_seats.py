@@ -36,6 +36,18 @@ def sweep(app) -> TickReport:
     return report
 
 
+def play_out(app, client, game_id: str, path: str, rng, steps: int) -> None:
+    """Play a game against computer seats to its end: the clock's sweeps move the computers, the
+    person plays a random button of their board each time it is their turn."""
+    for _step in range(steps):
+        sweep(app)
+        if h.game_state(app, game_id)[2] == "finished":
+            return
+        action, fields = rng.choice(h.board_moves(client.get(path).text))
+        assert client.post(action, data=fields).status_code == 303
+    assert h.game_state(app, game_id)[2] == "finished"
+
+
 def create(app, players, *, variant="classic", options=None, seed="computer-1"):
     with app.app_context(), db.transaction(write=True) as s:
         created = games.create_game(s, host_name="Ann", host_email=HUMAN, players=players, variant=variant,

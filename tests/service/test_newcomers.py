@@ -188,17 +188,11 @@ def test_a_rematch_against_computers_says_the_cards_are_dealt(app, client):
     """28.5: no "Invitations are on their way" when none went out (only computers to invite)."""
     import random
 
-    from tests.service.test_computer_seats import create, sweep
+    from tests.service.test_computer_seats import create, play_out
 
     game_id, created = create(app, [("", "", "easy")], options={"target_score": 1}, seed="newcomers-rematch")
     ann = links.seat_path(created[0])
-    rng = random.Random(5)
-    for _step in range(300):
-        sweep(app)
-        if h.game_state(app, game_id)[2] == "finished":
-            break
-        action, fields = rng.choice(h.board_moves(client.get(ann).text))
-        assert client.post(action, data=fields).status_code == 303
+    play_out(app, client, game_id, ann, random.Random(5), 300)
     r = h.post_form(client, ann + "/rematch", page_path=ann)
     assert r.status_code == 303
     page = client.get(r.headers["Location"]).text
