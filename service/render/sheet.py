@@ -86,7 +86,7 @@ def score_chart(view: dict, width: int = 420, height: int = 180) -> dict | None:
         return pad_t + h * (hi - v) / (hi - lo)
 
     ticks = sorted({lo, 0, hi} if lo < 0 else {lo, hi})
-    label_ys = _apart([y(s[-1]) + 4 for s in series], gap=12, top=pad_t + 8, bottom=height - pad_b + 4)
+    label_ys = _apart([y(s[-1]) + 4 for s in series], gap=14, top=pad_t + 8, bottom=height - pad_b + 4)
     return {
         "width": width,
         "height": height,
