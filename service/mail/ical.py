@@ -113,7 +113,7 @@ def vevent(method: str, item: dict, *, organizer: str, attendee: str, attendee_n
     if method == "CANCEL":
         ev.add("status", "CANCELLED")
         return ev
-    start = _utc(datetime.fromisoformat(item["start"]))
+    start = _utc(datetime.fromisoformat(item["start"])).replace(microsecond=0)  # iCalendar has seconds
     ev.add("dtstart", start)
     ev.add("dtend", start + timedelta(minutes=EVENT_MINUTES))
     ev.add("transp", "TRANSPARENT")
