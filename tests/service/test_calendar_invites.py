@@ -23,7 +23,7 @@ from service.clock.deadlines import open_deadlines
 from service.mail.delivery import deliver_due
 from service.mail.message import build_message
 from service.mail.transport import SmtpTransport
-from service.play import notify, settings
+from service.play import games, notify, settings
 from service.store import db
 from service.store.models import GameRow, SeatRow
 from tests.service import helpers as h
@@ -160,3 +160,28 @@ def test_request_then_moved_deadline_then_cancel(app, client, smtp_server):  # n
     assert str(cancel["uid"]) == uid
     assert str(req["uid"]) != str(cancel["uid"])
     assert int(cancel["sequence"]) >= 1
+
+
+def test_a_game_cancelled_mid_decision_cancels_the_event_in_the_mail_it_sends_anyway(app, client, smtp_server):  # noqa: F811
+    game, _tokens_ = _start(app, client, calendar_for=(BO,))
+    _deliver(app, smtp_server)
+    (_m, opening, _a), = _calendars(_received(smtp_server, BO)[-1])
+    (ev,) = opening.walk("VEVENT")
+    count = len(_received(smtp_server, BO))
+    with app.app_context(), db.transaction(write=True) as s:
+        games.operator_cancel(s, game.id)
+    _deliver(app, smtp_server)
+    new = _received(smtp_server, BO)[count:]
+    assert len(new) == 1  # the cancel notice the game sends anyway: no mail for the CANCEL alone
+    mail = new[0]
+    assert mail.get_content_type() == "multipart/alternative"
+    assert [p.get_content_type() for p in mail.iter_parts()] == ["text/plain", "text/html", "text/calendar"]
+    (method, cal, attached), = _calendars(mail)
+    assert (method, attached, str(cal["method"])) == ("CANCEL", False, "CANCEL")
+    (cancel,) = cal.walk("VEVENT")
+    assert str(cancel["uid"]) == str(ev["uid"]) and int(cancel["sequence"]) == int(ev["sequence"]) + 1
+    assert str(cancel["status"]) == "CANCELLED"
+    # once cancelled, the seat's later mails carry no calendar part
+    with app.app_context(), db.transaction() as s:
+        bo = s.exec(select(SeatRow).where(SeatRow.game_id == game.id, SeatRow.email == BO)).one()
+        assert bo.calendar and bo.calendar_event is None
