@@ -144,9 +144,11 @@ def add_parts(msg: EmailMessage, row, boundary: str) -> None:
         ("CANCEL", data["cancel"]), None)
     if msg.get_content_type() != "multipart/alternative":
         msg.make_alternative(boundary=boundary + ".a")
-    msg.add_alternative(ics(main[0], main[1], **args).decode(), subtype="calendar",
-                        params={"method": main[0]})
+    # as bytes (base64): the iCalendar stream keeps its CRLF line ends (RFC 5545 3.1), which a text
+    # part would turn into the message's own
+    msg.add_alternative(ics(main[0], main[1], **args), maintype="text", subtype="calendar",
+                        params={"charset": "utf-8", "method": main[0]})
     if extra is not None:
         msg.make_mixed(boundary=boundary + ".m")
-        msg.add_attachment(ics("CANCEL", extra, **args).decode(), subtype="calendar",
-                           params={"method": "CANCEL"}, filename="cancel.ics")
+        msg.add_attachment(ics("CANCEL", extra, **args), maintype="text", subtype="calendar",
+                           params={"charset": "utf-8", "method": "CANCEL"}, filename="cancel.ics")

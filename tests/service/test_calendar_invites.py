@@ -98,6 +98,8 @@ def test_request_then_moved_deadline_then_cancel(app, client, smtp_server):  # n
     assert opening.get_content_type() == "multipart/alternative"
     assert [p.get_content_type() for p in opening.iter_parts()] == ["text/plain", "text/html", "text/calendar"]
     cal = parts[0][1]
+    raw = next(p for p in opening.walk() if p.get_content_type() == "text/calendar").get_payload(decode=True)
+    assert raw.count(b"\r\n") == raw.count(b"\n")  # CRLF line ends (RFC 5545 3.1)
     assert Calendar.from_ical(cal.to_ical()) == cal  # round trip
     assert str(cal["method"]) == "REQUEST"
     (ev,) = cal.walk("VEVENT")
