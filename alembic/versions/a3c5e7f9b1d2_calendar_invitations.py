@@ -2,8 +2,8 @@
 clock_deadline.moves, outbox.calendar
 
 * `seat.calendar`: the seat asked for calendar invitations (off by default).
-* `seat.calendar_event`: "<UID> <SEQUENCE>" of the last invitation sent to the seat and not yet
-  cancelled; its next mail carries the CANCEL once the decision is made.
+* `seat.calendar_event`: "<UID> <SEQUENCE> <clock row id>" of the last invitation sent to the seat
+  and not yet cancelled; its next mail carries the CANCEL once that decision's clock row is closed.
 * `clock_deadline.moves`: how often the deadline of this decision moved (vacation, play now, back
   from bot play): the event's SEQUENCE.
 * `outbox.calendar`: the invitation (and cancellation) a mail carries, as plain data; the MIME part

@@ -22,6 +22,7 @@ from service.mail.talk import since_last_mail
 from service.render.links import base_url, never_mail_url, seat_path, unsubscribe_url
 from service.render.rules import terms_of
 from service.store import tokens
+from service.store.clock_models import Deadline
 from service.store.models import GameRow, SeatRow
 
 
@@ -73,12 +74,18 @@ def send(s, game: GameRow, seat: SeatRow, template: str, *, asks: bool = False, 
         with speaking(lang):  # the subject in the recipient's language, like the body
             subject = subjects.subject_for(template, title, ctx)
     cal = calendar_of(seat, game_id=game.id, title=title, url=base_url() + seat_path(token),
-                      domain=tokens.mail_domain(), event=calendar) if calendar or seat.calendar_event else None
+                      domain=tokens.mail_domain(), event=calendar,
+                      still_open=lambda row_id: _deadline_open(s, row_id)) if calendar or seat.calendar_event else None
     insert_mail(s, to_addr=seat.email, to_name=seat.name, subject=subject, template=template, context=context,
                 game_id=None, seat=seat.seat if seat.seat is not None else seat.position,
                 thread_key=_thread(game, seat), unsubscribe_url=_unsubscribe_url(template, token),
                 reply_to=reply_to_of(game, seat) if asks else None, starts_thread=starts_thread,
                 hold_until=hold_until, hold_for=hold_for, game_ref=game.id, calendar=cal)
+
+
+def _deadline_open(s, row_id: int) -> bool:
+    """Is the clock's row `row_id` (a decision's deadline) still open? (`mail.ical`: its event stays)"""
+    return s.execute(select(Deadline.id).where(Deadline.id == row_id, Deadline.fired_at.is_(None))).first() is not None
 
 
 def _unsubscribe_url(template: str, token: str) -> str:

@@ -14,9 +14,10 @@ creation time (DTSTAMP) when the message is built, so a retry has the same bytes
 * DTSTART is the deadline (UTC), DTEND a quarter of an hour later (RFC 5545 wants DTEND after
   DTSTART); TRANSP:TRANSPARENT (a deadline does not make anyone busy); VALARMs at the game's
   reminder offsets before it; URL the seat's board.
-* CANCEL: the seat row keeps "<UID> <SEQUENCE>" of the last invitation (`calendar_event`). Once that
-  decision is no longer the one asked for, the seat's next mail (whatever it is: the next turn mail,
-  the round-over or game-over mail, a notice) carries a `method=CANCEL` for it with SEQUENCE + 1.
+* CANCEL: the seat row keeps "<UID> <SEQUENCE> <clock row id>" of the last invitation
+  (`calendar_event`). Once that decision is no longer owed (its clock row is closed: made, timed
+  out, the game over), the seat's next mail (whatever it is: the next turn mail, the round-over or
+  game-over mail, a notice) carries a `method=CANCEL` for it with SEQUENCE + 1.
   No mail is sent for a cancellation alone: the next mail the game sends anyway carries it.
 
 MIME (one iCalendar object, so one METHOD, per text/calendar part; RFC 6047 §2.4, and a
@@ -29,6 +30,7 @@ decision's) goes as an attached `cancel.ics` (text/calendar; method=CANCEL) in a
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 
@@ -48,11 +50,15 @@ def event_uid(game_id: str, seat: int, decision: str, domain: str) -> str:
     return f"deadline-{digest}@{domain}"
 
 
-def calendar_of(seat, *, game_id: str, title: str, url: str, domain: str, event: dict | None) -> dict | None:
+def calendar_of(seat, *, game_id: str, title: str, url: str, domain: str, event: dict | None,
+                still_open: Callable[[int], bool]) -> dict | None:
     """The calendar data of one mail to `seat` (a `SeatRow`), and the seat's `calendar_event` moved
     with it (in the caller's transaction). `event`: the decision the mail asks for, as
-    `{"decision", "deadline" (naive UTC), "moves", "alarms" (hours before)}` (`play.notify`), or
-    None. Returns {"request": ..., "cancel": ...} (either may be absent), or None."""
+    `{"decision", "deadline" (naive UTC), "moves", "alarms" (hours before), "row" (its clock row's
+    id)}` (`play.notify`), or None. The previous event is cancelled when the mail invites to another
+    decision, or, in a mail that asks for nothing (table talk, a notice, the game's end), when
+    `still_open(row id)` says its clock row is closed: a decision still owed keeps its event.
+    Returns {"request": ..., "cancel": ...} (either may be absent), or None."""
     out: dict = {}
     request_uid = None
     with speaking(seat.lang):
@@ -67,11 +73,11 @@ def calendar_of(seat, *, game_id: str, title: str, url: str, domain: str, event:
                 "description": _("%(title)s waits for your move until this time. Your board: %(url)s",
                                  title=title, url=url)}
     if seat.calendar_event:
-        uid, _sp, sequence = seat.calendar_event.partition(" ")
-        if uid != request_uid:
-            out["cancel"] = {"uid": uid, "sequence": int(sequence or 0) + 1, "summary": summary}
+        uid, sequence, row = (seat.calendar_event.split(" ") + ["0", "0"])[:3]
+        if uid != request_uid and (request_uid is not None or not still_open(int(row))):
+            out["cancel"] = {"uid": uid, "sequence": int(sequence) + 1, "summary": summary}
     if "request" in out:
-        seat.calendar_event = f"{request_uid} {out['request']['sequence']}"
+        seat.calendar_event = f"{request_uid} {out['request']['sequence']} {int(event['row'])}"
     elif "cancel" in out:
         seat.calendar_event = None
     return out or None

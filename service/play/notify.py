@@ -76,7 +76,7 @@ def calendar_event(s, game: GameRow, seat: SeatRow, view: dict | None) -> dict |
         return None
     row = min(rows, key=lambda r: r.deadline_at)
     return {"decision": view["decision"], "deadline": row.deadline_at, "moves": row.moves,
-            "alarms": list(game.reminder_hours or [])}
+            "alarms": list(game.reminder_hours or []), "row": row.id}
 
 
 def decision_or_nothing(s, game: GameRow, seat: SeatRow, g: engine.Game, *, first: bool = False,

@@ -20,6 +20,7 @@ from sqlmodel import select
 
 import engine
 from service.clock.deadlines import open_deadlines
+from service.mail import compose
 from service.mail.delivery import deliver_due
 from service.mail.message import build_message
 from service.mail.transport import SmtpTransport
@@ -123,6 +124,17 @@ def test_request_then_moved_deadline_then_cancel(app, client, smtp_server):  # n
     # --- the same row builds the same bytes (DKIM, retries)
     row = [m for m in h.mails(app) if m.to_addr == ANN and m.calendar][-1]
     assert build_message(row).as_bytes() == build_message(row).as_bytes()
+
+    # --- a mail that asks for nothing while the decision is still owed leaves the event alone
+    with app.app_context(), db.transaction(write=True) as s:
+        ann = s.exec(select(SeatRow).where(SeatRow.game_id == game.id, SeatRow.email == ANN)).one()
+        event = ann.calendar_event
+        compose.notice(s, s.get(GameRow, game.id), ann, "A notice while Ann still owes her opening.")
+    _deliver(app, smtp_server)
+    notice = _received(smtp_server, ANN)[-1]
+    assert "still owes" in notice.get_body(("plain",)).get_content() and not _calendars(notice)
+    with app.app_context(), db.transaction() as s:
+        assert s.exec(select(SeatRow.calendar_event).where(SeatRow.email == ANN)).one() == event
 
     # --- Ann goes on vacation: the deadline moves; her reminder for the same decision updates it
     with app.app_context(), db.transaction(write=True) as s:
