@@ -106,6 +106,7 @@ def note_player_acted(session: Session, game_id: str, seat: int, now: datetime |
             if row.bot_played:
                 row.bot_played = False
                 row.deadline_at = now + timedelta(seconds=row.decision_seconds)
+                row.moves += 1  # the calendar invitation's SEQUENCE (issue 32.2)
                 row.reminders_left = future_offsets(row.reminders_left or DEFAULT_REMINDERS_S,
                                                      row.deadline_at, now)
                 plan(row, sc, now)
@@ -122,6 +123,7 @@ def play_now(session: Session, game_id: str, seat: int, now: datetime | None = N
     for row in open_deadlines(session, game_id, seat):
         row.bot_played = True
         row.deadline_at = now
+        row.moves += 1  # the calendar invitation's SEQUENCE (issue 32.2)
         plan(row, seat_clock(session, game_id, seat), now)
         n += 1
     session.flush()
@@ -170,6 +172,7 @@ def set_vacation(session: Session, game_id: str, seat: int, until: datetime,
         row.paused_remaining_s = remaining
         row.vacation_until = until
         row.deadline_at = until + timedelta(seconds=remaining)
+        row.moves += 1  # the calendar invitation's SEQUENCE (issue 32.2)
         plan(row, sc, now)
     session.flush()
     return sc
@@ -188,6 +191,7 @@ def end_vacation(session: Session, game_id: str, seat: int, now: datetime | None
     for row in open_deadlines(session, game_id, seat):
         if row.vacation_until and row.vacation_until > now and row.paused_remaining_s is not None:
             row.deadline_at = now + timedelta(seconds=row.paused_remaining_s)
+            row.moves += 1  # the calendar invitation's SEQUENCE (issue 32.2)
         row.vacation_until = None
         row.paused_remaining_s = None
         plan(row, sc, now)

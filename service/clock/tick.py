@@ -222,6 +222,7 @@ def _handle_deadline(s: Session, row_id: int, token: str, now: datetime, handler
                 if other.id != row.id and not other.bot_played:
                     other.bot_played = True
                     other.deadline_at = now
+                    other.moves += 1  # the calendar invitation's SEQUENCE (issue 32.2)
                     plan(other, sc, now)
         s.flush()
         # The handler's own schedule_decisions may have closed the row ("made"): "timeout" wins; a

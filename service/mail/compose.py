@@ -15,12 +15,14 @@ from sqlmodel import select
 
 from service.i18n import DEFAULT, game_title, speaking
 from service.mail import subjects
+from service.mail.ical import calendar_of
 from service.mail.outbox import insert_mail
 from service.mail.render import is_view
 from service.mail.talk import since_last_mail
-from service.render.links import base_url, never_mail_url, unsubscribe_url
+from service.render.links import base_url, never_mail_url, seat_path, unsubscribe_url
 from service.render.rules import terms_of
 from service.store import tokens
+from service.store.clock_models import Deadline
 from service.store.models import GameRow, SeatRow
 
 
@@ -38,7 +40,7 @@ def reply_to_of(game: GameRow, seat: SeatRow) -> str:
 
 def send(s, game: GameRow, seat: SeatRow, template: str, *, asks: bool = False, subject: str | None = None,
          starts_thread: bool = False, hold_until: datetime | None = None,
-         hold_for: tuple[str, str] | None = None, **ctx) -> None:
+         hold_for: tuple[str, str] | None = None, calendar: dict | None = None, **ctx) -> None:
     """Queue one mail to `seat` as an intent: the template's name and a JSON context (the seat's
     view, never the state), rendered by `render_intent` when the sender takes the row. Mail goes out
     iff the caller's transaction commits; the move's transaction stays small.
@@ -51,7 +53,11 @@ def send(s, game: GameRow, seat: SeatRow, template: str, *, asks: bool = False, 
     `subject` is given; every mail of one game and seat shares one thread (`_thread`), whose root
     is the seat's first mail (`starts_thread`: the invitation, or the host's "set up" mail).
     `hold_until`, `hold_for`: a held turn mail (see `outbox.mail_values`). A seat the computer plays
-    (issue 18) has no address and gets no mail: nothing is queued."""
+    (issue 18) has no address and gets no mail: nothing is queued.
+    `calendar`: the decision the mail asks for and its deadline (`play.notify.calendar_event`); a
+    seat that asked for calendar invitations gets it as an event, and any mail to a seat carries the
+    cancellation of its previous event once that decision is no longer asked for (`mail.ical`,
+    issue 32.2)."""
     if seat.computer:
         return
     token = tokens.seat_token(seat.token_salt)
@@ -67,11 +73,19 @@ def send(s, game: GameRow, seat: SeatRow, template: str, *, asks: bool = False, 
     if subject is None:
         with speaking(lang):  # the subject in the recipient's language, like the body
             subject = subjects.subject_for(template, title, ctx)
+    cal = calendar_of(seat, game_id=game.id, title=title, url=base_url() + seat_path(token),
+                      domain=tokens.mail_domain(), event=calendar,
+                      still_open=lambda row_id: _deadline_open(s, row_id)) if calendar or seat.calendar_event else None
     insert_mail(s, to_addr=seat.email, to_name=seat.name, subject=subject, template=template, context=context,
                 game_id=None, seat=seat.seat if seat.seat is not None else seat.position,
                 thread_key=_thread(game, seat), unsubscribe_url=_unsubscribe_url(template, token),
                 reply_to=reply_to_of(game, seat) if asks else None, starts_thread=starts_thread,
-                hold_until=hold_until, hold_for=hold_for, game_ref=game.id)
+                hold_until=hold_until, hold_for=hold_for, game_ref=game.id, calendar=cal)
+
+
+def _deadline_open(s, row_id: int) -> bool:
+    """Is the clock's row `row_id` (a decision's deadline) still open? (`mail.ical`: its event stays)"""
+    return s.execute(select(Deadline.id).where(Deadline.id == row_id, Deadline.fired_at.is_(None))).first() is not None
 
 
 def _unsubscribe_url(template: str, token: str) -> str:

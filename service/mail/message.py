@@ -7,7 +7,8 @@
   bodies from a `Renderer` (service.mail.render makes the app's; it needs no database), CSS inlined
   by css-inline, since mail clients drop style sheets.
 * `build_message`: the RFC 5322 message of a row with the stdlib's EmailMessage (no app context):
-  text/plain, plus text/html as multipart/alternative; every header value cleaned again
+  text/plain, plus text/html as multipart/alternative, plus the deadline's text/calendar part of a
+  seat that asked for calendar invitations (`service.mail.ical`, issue 32.2); every header value cleaned again
   (service.mail.config), and `Auto-Submitted: auto-generated` so auto-responders stay quiet. The
   same row always gives the same bytes (issue 20.9): delivery is at least once, and a mail sent
   again after a crash is the same mail, Message-ID, Date and MIME boundary included. With a
@@ -33,6 +34,7 @@ import css_inline
 from flask import current_app, has_app_context
 
 from service.mail.config import clean_address, clean_header_text, clean_thread_key, parse_from
+from service.mail.ical import add_parts
 from service.store.outbox_models import OutboxMail, utcnow
 
 Renderer = Callable[[str, dict], tuple[str, str | None]]
@@ -137,7 +139,10 @@ def build_message(row: OutboxMail, signer: Signer | None = None) -> EmailMessage
     msg["Auto-Submitted"] = _header("Auto-Submitted", "auto-generated")
     msg["X-Auto-Response-Suppress"] = _header("X-Auto-Response-Suppress", "OOF, AutoReply")
     msg.set_content(row.text_body or "")
+    boundary = _boundary(row.message_id, (row.text_body or "") + (row.html_body or ""))
     if row.html_body is not None:
-        msg.make_alternative(boundary=_boundary(row.message_id, (row.text_body or "") + row.html_body))
+        msg.make_alternative(boundary=boundary)
         msg.add_alternative(row.html_body, subtype="html")
+    if getattr(row, "calendar", None):  # issue 32.2: the deadline's calendar invitation / cancellation
+        add_parts(msg, row, boundary)
     return signer.sign(msg, created) if signer is not None else msg

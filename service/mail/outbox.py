@@ -81,6 +81,7 @@ def mail_values(
     hold_until: datetime | None = None,
     hold_for: tuple[str, str] | None = None,
     starts_thread: bool = False,
+    calendar: dict | None = None,
 ) -> dict:
     """The column values of one outbox row (headers cleaned, Message-ID fixed now).
 
@@ -99,6 +100,7 @@ def mail_values(
     starts_thread: this mail is the thread's first (a game's invitation, or the host's "set up"
     mail): its Message-ID is the root the later mails point to, so the thread has a real parent.
     Only once per thread key (Message-IDs are unique).
+    calendar: the deadline's calendar invitation / cancellation as plain data (`mail.ical`, issue 32.2).
     """
     if (text is None) == (template is None):
         raise ValueError("a mail has either its text or a template to render it from")
@@ -137,6 +139,7 @@ def mail_values(
         "attempts": 0,
         "hold_game": hold_for[0] if hold_for else None,
         "hold_decision": hold_for[1] if hold_for else None,
+        "calendar": calendar,
     }
 
 

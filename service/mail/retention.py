@@ -1,7 +1,8 @@
 """Retention of sent mail (issue 29.5): what `skyjo-pbem prune` and the daily job remove.
 
 * After MAIL_KEEP_DAYS (default 14) a sent row keeps no working link: its rendered bodies (every
-  move and seat link), its context (the seat's token and view) and the headers that carry a secret
+  move and seat link), its context (the seat's token and view), its calendar data (the board link,
+  issue 32.2) and the headers that carry a secret
   (List-Unsubscribe's URL, Reply-To's reply address) are dropped. What stays is what threading,
   the mail's status and a late bounce need: Message-ID, In-Reply-To/References, recipient, subject,
   times, transport, attempts. A held mail that was dropped (never sent: its decision was made on
@@ -58,7 +59,8 @@ def _with_body(cutoff):
     """Sent before `cutoff` and still holding a body or a context (a context written as JSON null
     counts: it is set to SQL NULL once, then the row no longer matches)."""
     return and_(_T.sent_at.is_not(None), _T.sent_at < cutoff,
-                or_(_T.text_body.is_not(None), _T.html_body.is_not(None), _T.context.is_not(None)))
+                or_(_T.text_body.is_not(None), _T.html_body.is_not(None), _T.context.is_not(None),
+                    _T.calendar.is_not(None)))
 
 
 def _old_rows(body_cutoff, cutoff, over_before):
@@ -73,7 +75,7 @@ def _old_rows(body_cutoff, cutoff, over_before):
 _STRIP = (
     update(OutboxMail.__table__)
     .where(_T.id == bindparam("b_id"), _T.sent_at.is_not(None))
-    .values(text_body=null(), html_body=null(), context=null(), headers=bindparam("b_headers"))
+    .values(text_body=null(), html_body=null(), context=null(), calendar=null(), headers=bindparam("b_headers"))
 )
 
 

@@ -55,6 +55,7 @@ class MyGames:
     name: str
     lang: str
     mail_pref: str
+    calendar: bool = False  # issue 32.2: the newest game's, like mail_pref
     yours: list[Entry] = field(default_factory=list)
     others: list[Entry] = field(default_factory=list)
     finished: list[Entry] = field(default_factory=list)
@@ -98,7 +99,7 @@ def page(s: Session, signed: str, now: datetime | None = None) -> MyGames:
     seats = _seats(s, signed)
     first = seats[0][0] if seats else None
     found = MyGames(name=first.name if first else "", lang=first.lang if first else i18n.DEFAULT,
-                    mail_pref=first.mail_pref if first else "every")
+                    mail_pref=first.mail_pref if first else "every", calendar=bool(first and first.calendar))
     i18n.use_seat(found.lang)  # the page speaks the newest game's language
     for seat, game in seats:
         rows = seats_of(s, game.id)
@@ -144,12 +145,12 @@ def _in_order(seats: list[tuple[SeatRow, GameRow]]) -> list[tuple[SeatRow, GameR
     return sorted(seats, key=lambda sg: sg[1].id)
 
 
-def set_all(s: Session, signed: str, pref: str, lang: str) -> int:
-    """The mail preference and language of every listed game of the address (each seat through
+def set_all(s: Session, signed: str, pref: str, lang: str, *, calendar: bool | None = None) -> int:
+    """The mail preference, language and calendar invitations (issue 32.2) of every listed game of the address (each seat through
     `settings.set_mail_pref`, the seat page's own path). Returns how many games."""
     seats = _seats(s, signed)
     for seat, _game in _in_order(seats):
-        settings.set_mail_pref(s, tokens.seat_token(seat.token_salt), pref, lang=lang)
+        settings.set_mail_pref(s, tokens.seat_token(seat.token_salt), pref, lang=lang, calendar=calendar)
     i18n.use_seat(lang)
     return len(seats)
 

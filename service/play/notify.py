@@ -14,6 +14,7 @@ from sqlalchemy.orm import object_session
 from sqlmodel import select
 
 import engine
+from service.clock.deadlines import open_deadlines
 from service.clock.entries import clock_entry, others_entries, rules_of, viewer_zone
 from service.i18n import speaking
 from service.mail import compose
@@ -63,6 +64,21 @@ def clock_context(game: GameRow, seat: SeatRow, seats: list[SeatRow] | None = No
                       "tz": viewer_zone(status, seat), "rules": rules_of(game)}}
 
 
+def calendar_event(s, game: GameRow, seat: SeatRow, view: dict | None) -> dict | None:
+    """Issue 32.2: the decision a mail asks `seat` for, for its calendar invitation (`mail.ical`):
+    the view's public decision id, the deadline of the seat's open clock row and how often it moved
+    (the event's SEQUENCE), the game's reminder offsets (its alarms). None for a seat that did not
+    ask for invitations or a decision without a deadline (one query, for those seats only)."""
+    if not seat.calendar or seat.seat is None or not view or not view.get("decision"):
+        return None
+    rows = open_deadlines(s, game.id, seat.seat)
+    if not rows:
+        return None
+    row = min(rows, key=lambda r: r.deadline_at)
+    return {"decision": view["decision"], "deadline": row.deadline_at, "moves": row.moves,
+            "alarms": list(game.reminder_hours or []), "row": row.id}
+
+
 def decision_or_nothing(s, game: GameRow, seat: SeatRow, g: engine.Game, *, first: bool = False,
                         round_over: dict | None = None,
                         clock_note: str | None = None, seats: list[SeatRow] | None = None,
@@ -81,7 +97,7 @@ def decision_or_nothing(s, game: GameRow, seat: SeatRow, g: engine.Game, *, firs
     held = {"hold_until": utcnow() + timedelta(minutes=minutes), "hold_for": (game.id, view["decision"])
             } if minutes > 0 and view.get("decision") else {}
     send(s, game, seat, "turn", asks=True, round_over=round_over, first=first,
-          clock_note=clock_note, reminder=reminder, **held, **ctx)
+          clock_note=clock_note, reminder=reminder, calendar=calendar_event(s, game, seat, view), **held, **ctx)
 
 
 def still_owed(s, game_id: str, seat: int | None, decision: str) -> bool:
@@ -117,7 +133,8 @@ def reply_answer(s, game: GameRow, seat: SeatRow, *, headline: str, details: lis
     ctx = turn_context(game, seat, view) if owes else {"view": view, "deadline": None}
     legal = sorted({m.text() for m in g.legal_moves(seat.seat)}) if owes and error else []
     send(s, game, seat, "answer", asks=owes, headline=headline, details=details or [],
-          events=events or [], legal=legal, error=error, played=played, message_only=message_only, **ctx)
+          events=events or [], legal=legal, error=error, played=played, message_only=message_only,
+          calendar=calendar_event(s, game, seat, view) if owes else None, **ctx)
 
 
 def _round_record(view: dict) -> dict:

@@ -38,10 +38,11 @@ def rotate_token(s: Session, token: str) -> tuple[SeatRow, str]:
 
 
 def set_mail_pref(s: Session, token: str, pref: str, *, talk_mail: bool | None = None,
-                  lang: str | None = None) -> SeatRow:
+                  lang: str | None = None, calendar: bool | None = None) -> SeatRow:
     """`pref`: every | digest | off. `talk_mail`: a mail for every message the others write to the
     table (issue 19; only with `every`), None leaves it as it is. `lang`: the seat's language for its
-    pages and mails (issue 17), None leaves it."""
+    pages and mails (issue 17), None leaves it. `calendar`: calendar invitations of the seat's
+    deadlines in its turn mails (issue 32.2, `mail.ical`), None leaves it."""
     if pref not in {"every", "digest", "off"}:
         raise Invalid(_("Unknown mail preference."))
     if lang is not None and lang not in LANGUAGES:
@@ -52,6 +53,8 @@ def set_mail_pref(s: Session, token: str, pref: str, *, talk_mail: bool | None =
         seat.talk_mail = talk_mail
     if lang is not None:
         seat.lang = lang
+    if calendar is not None:
+        seat.calendar = calendar
     clock_service.player_acted(s, game, seat)
     mirror_mail_pref(s, game, seat)
     return seat

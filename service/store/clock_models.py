@@ -57,6 +57,9 @@ class Deadline(SQLModel, table=True):
     vacation_until: datetime | None = Field(default=None, sa_type=DateTime(), nullable=True)
     paused_remaining_s: int | None = Field(default=None, nullable=True)
     bot_played: bool = Field(default=False, sa_type=Boolean())  # scheduled for an immediate bot move
+    # how often `deadline_at` moved after the row was made (vacation, its early end, play now, back
+    # from bot play): the calendar invitation's SEQUENCE (issue 32.2), one counter on the one row
+    moves: int = Field(default=0, sa_column_kwargs={"server_default": text("0")})
     claimed_until: datetime | None = Field(default=None, sa_type=DateTime(), nullable=True)
     claim_token: str | None = Field(default=None, sa_type=String(32), nullable=True)
     attempts: int = Field(default=0)

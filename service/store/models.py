@@ -76,6 +76,11 @@ class SeatRow(SQLModel, table=True):
     # issue 18: a seat the computer plays, with its level (easy | normal | strong); None: a person.
     # A computer seat has no address (`email` is ""), gets no mail, and is accepted at once.
     computer: str | None = Field(default=None, max_length=8)
+    # issue 32.2: calendar invitations of this seat's deadlines (off by default), and "<UID> <SEQUENCE>
+    # <clock row id>" of the last one sent and not yet cancelled (the seat's next mail carries the
+    # CANCEL once that clock row is closed; `service.mail.ical`)
+    calendar: bool = Field(default=False, sa_column_kwargs={"server_default": text("false")})
+    calendar_event: str | None = Field(default=None, max_length=200)
     created_at: datetime = Field(default_factory=utcnow)
 
 

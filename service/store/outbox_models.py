@@ -88,6 +88,10 @@ class OutboxMail(SQLModel, table=True):
     # GAME_KEEP_DAYS; a bounce of it tells that game's host); None: a mail for an address ("mail me
     # my links", a digest). (`game_id` is an older integer column, unused: game ids are strings.)
     game_ref: str | None = Field(default=None, sa_type=String(24), nullable=True)
+    # issue 32.2: the calendar invitation and/or cancellation this mail carries, as plain data
+    # ({"request": {...}, "cancel": {...}}, `service.mail.calendar`); its MIME parts are built from it
+    # and `created_at` (DTSTAMP), so a retry has the same bytes. None: no calendar part.
+    calendar: dict | None = Field(default=None, sa_type=NULLABLE_JSON, nullable=True)
 
     def __repr__(self) -> str:  # bodies carry secret links: never show them in logs or tracebacks
         return (

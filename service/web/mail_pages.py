@@ -64,7 +64,8 @@ def prefs(token: str):
         with transaction(write=True) as s:
             seat = settings.set_mail_pref(s, token, request.form.get("mail_pref", ""),
                                           talk_mail=request.form.get("talk_mail") == "y",
-                                          lang=request.form.get("lang") or None)
+                                          lang=request.form.get("lang") or None,
+                                          calendar=request.form.get("calendar") == "y")
         i18n.use_seat(seat.lang)
         flash(_("Your mail preference is saved."))
         return _see_other(url_for("mail_pages.prefs", token=token))

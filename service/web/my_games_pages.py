@@ -40,7 +40,8 @@ def page(signed: str):
 def all_settings(signed: str):
     try:
         with transaction(write=True) as s:
-            my_games.set_all(s, signed, request.form.get("mail_pref", ""), request.form.get("lang", ""))
+            my_games.set_all(s, signed, request.form.get("mail_pref", ""), request.form.get("lang", ""),
+                             calendar=request.form.get("calendar") == "y")
     except my_games.BadLink as exc:
         return _bad_link(exc)
     flash(_("Your settings are saved for all your games."))

@@ -116,11 +116,14 @@ def test_settings_for_all_games_at_once(app, client):
     a, _ = start(app, seed="a")
     b, _ = start(app, ("Cy", "cy@example.com"), ("Bo", "bo@example.com"), deal=False, seed="b")
     link = my_link(app, client, "bo@example.com")
-    r = h.post_form(client, link + "/settings", {"mail_pref": "digest", "lang": "nl"}, page_path=link)
+    assert 'id="calendar"' in client.get(link).text and 'id="calendar" name="calendar" value="y" checked' not in (
+        client.get(link).text)  # calendar invitations (issue 32.2): off by default
+    r = h.post_form(client, link + "/settings", {"mail_pref": "digest", "lang": "nl", "calendar": "y"},
+                    page_path=link)
     assert r.status_code == 303 and r.headers["Location"] == link
     with app.app_context(), db.transaction() as s:
         bo = s.exec(select(SeatRow).where(SeatRow.email == "bo@example.com")).all()
-        assert {(x.mail_pref, x.lang) for x in bo} == {("digest", "nl")} and len(bo) == 2
+        assert {(x.mail_pref, x.lang, x.calendar) for x in bo} == {("digest", "nl", True)} and len(bo) == 2
         clock = s.get(SeatClock, (a, 1))
         assert clock.mail_pref == "digest"  # the clock's copy follows (settings.set_mail_pref's path)
     dutch = client.get(link).text  # the page in Dutch now
