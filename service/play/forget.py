@@ -44,7 +44,7 @@ from service.store.outbox_models import OutboxMail
 from service.store.reply_models import InboundReplyRow
 
 FORGOTTEN = "forgotten@forgotten.invalid"
-_TEXT_COLUMNS = ("to_name", "subject", "text_body", "html_body", "context", "headers")
+_TEXT_COLUMNS = ("to_name", "subject", "text_body", "html_body", "context", "headers", "calendar")
 
 
 @dataclass

@@ -168,6 +168,9 @@ def test_forget_leaves_no_trace_of_the_address_or_the_name(app, run):
     game_id, toks = dealt_game(app, players)
     play_decisions(app, game_id, toks, 4)
     with app.app_context(), db.transaction(write=True) as s:
+        # a calendar invitation (issue 32.2) as a mail row keeps it: its summary names the players
+        row = s.exec(select(OutboxMail).where(OutboxMail.game_ref == game_id)).first()
+        row.calendar = {"request": {"summary": "Your move · SKYJO with Ann, Zelda and Bo"}}
         talk.write(s, toks[1], "Hello from me")
         talk.write(s, toks[0], "Good luck, Zelda!")
         s.add(InboundReplyRow(key="<r1@example.com>", game_id=game_id, seat=1, outcome="applied"))
