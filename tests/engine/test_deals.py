@@ -133,3 +133,27 @@ def test_honest_rounds_always_check(seed: str, players: int, target: int, bot: s
     record = deals.deal_record(g)
     assert len(record["rounds"]) == len(g.rounds)
     assert deals.verify(record) == []
+
+
+def test_cli_verify_exit_codes(honest: dict, tmp_path, capsys) -> None:
+    """`skyjo-pbem verify RECORD.json`: 0 all rounds check, 1 naming the round that fails, 2 unreadable."""
+    from service.cli import main
+
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(honest), encoding="utf-8")
+    assert main(["verify", str(good)]) == 0
+    out = capsys.readouterr().out
+    assert f"all rounds check ({len(honest['rounds'])})" in out
+    assert honest["rounds"][0]["seed"] in out and deals.fingerprint(honest["rounds"][0]["commitment"]) in out
+    bad = copy.deepcopy(honest)
+    pile = bad["rounds"][0]["reshuffles"][1]
+    pile[0], pile[-1] = pile[-1], pile[0] if pile[0] != pile[-1] else 99
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(bad), encoding="utf-8")
+    assert main(["verify", str(path)]) == 1
+    assert capsys.readouterr().out.strip() == "round 1: reshuffle 2 is not the seed's"
+    for name, text in (("broken.json", "{not json"), ("other.json", json.dumps({"format": "skyjo-pbem-record"}))):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        assert main(["verify", str(tmp_path / name)]) == 2
+        assert name in capsys.readouterr().err
+    assert main(["verify", str(tmp_path / "missing.json")]) == 2
