@@ -137,4 +137,7 @@ def test_the_check_page_and_the_deal_record(played) -> None:
     assert deals.verify(record) == []
     assert played["game"]._round_seed(2) not in got.text and played["game"].seed not in got.text
     assert client.get("/s/not-a-token/verify/1").status_code == 404
+    board = client.get(f"/s/{token}").text  # round 2's opening: round 1's end, its seed and check link
+    assert 'data-deal-seed="1"' in board and played["seed_one"] in board and f"/s/{token}/verify/1" in board
+    assert 'data-deal-sealed="2"' in board and played["game"]._round_seed(2) not in board
     assert h.full_state(app, gid) == state_before  # a GET changes nothing
