@@ -30,7 +30,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .errors import EngineError, RecordError
-from .record import record_of, replay
+from .record import parse_record_move, record_of, replay
 
 FORMAT = "skyjo-pbem-deals"
 SCHEMA = 1
@@ -82,8 +82,6 @@ class StopsAt(RecordError):
 def _played(game: Any, moves: list[str], on_round_end: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
     """Per round of `game` (just created, no move played yet) its seats, deal and reshuffles as the
     record's `moves` play them; `on_round_end(i)` after the move i (1-based) that ends a round."""
-    from .record import parse_record_move
-
     def dealt() -> dict[str, Any]:
         grids = [list(game.vals[s]) if s in game.active else None for s in range(game.n)]
         deal = {"grids": grids, "discard": game.discard[0], "draw": game.draw[::-1]}
