@@ -39,8 +39,11 @@ class Rounds(GameState):
         self.draw = pile
         events.append({"type": "reshuffle", "count": len(pile)})
 
-    def _round_seed(self) -> str:
-        return self.round_specs[self.round - 1].get("seed") or cards.derive(self.seed, f"round-{self.round}")
+    def _round_seed(self, number: int | None = None) -> str:
+        """The seed of round `number` (default: this round): its spec's, else derived from the game's
+        seed (C3, C11). Fixed in `round_specs` when the round is dealt (`engine.deals` commits to it)."""
+        n = self.round if number is None else number
+        return self.round_specs[n - 1].get("seed") or cards.derive(self.seed, f"round-{n}")
 
     def as_dealt(self) -> Any:
         """A copy of this game as its current round was dealt (version `round_start`, C3), without its

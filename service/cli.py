@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 import engine
+from engine import deals
 from engine.arena import play_match
 from engine.bots import bot_move
 from engine.classic import CLASSIC
@@ -50,15 +51,39 @@ def round_summary(game: engine.Game) -> dict[str, Any]:
     }
 
 
-def cmd_replay(args: argparse.Namespace) -> int:
+def read_json(path: str) -> Any:
+    """The JSON document at `path` ('-': stdin); UsageError (exit 2) if it cannot be read."""
     try:
-        text = Path(args.record).read_text(encoding="utf-8") if args.record != "-" else sys.stdin.read()
-    except OSError as exc:
-        raise UsageError(f"cannot read {args.record}: {exc.strerror}") from None
+        text = Path(path).read_text(encoding="utf-8") if path != "-" else sys.stdin.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
     try:
-        record = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise UsageError(f"{args.record} is not JSON: {exc}") from None
+        raise UsageError(f"{path} is not JSON: {exc}") from None
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    """Issue 32.1: check a deal record (`engine.deals`): 0 every round checks, 1 a round fails (named
+    on stdout), 2 the record cannot be read."""
+    record = read_json(args.record)
+    try:
+        problems = deals.verify(record)
+    except engine.RecordError as exc:
+        raise UsageError(f"{args.record}: {exc}") from None
+    for number, problem in problems:
+        print(f"round {number}: {problem}")
+    if problems:
+        return 1
+    for r in record["rounds"]:
+        print(f"round {r['round']}: seed {r['seed']} matches {deals.fingerprint(r['commitment'])}; "
+              "the deal and reshuffles follow from it")
+    print(f"all rounds check ({len(record['rounds'])})")
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    record = read_json(args.record)
     try:
         game = engine.replay(record)
     except engine.RecordError as exc:
@@ -195,6 +220,11 @@ def add_engine_commands(sub: argparse._SubParsersAction) -> None:
     p.add_argument("record", help="path of the record JSON ('-' for stdin)")
     p.add_argument("--state", action="store_true", help="also print the final state")
     p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("verify", help="check a deal record: each round's seed against its commitment, "
+                       "its deal and reshuffles against the seed (exit 0 all check, 1 one fails, 2 unreadable)")
+    p.add_argument("record", help="path of the deal record JSON ('-' for stdin), from the page 'check this round'")
+    p.set_defaults(func=cmd_verify)
 
     p = sub.add_parser("simulate", help="play games between bots and print statistics as JSON")
     p.add_argument("--players", type=int, default=None, help="number of seats (default 4, or as many as --bots)")

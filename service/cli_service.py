@@ -77,7 +77,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     with app.app_context():
         try:
             with db.transaction() as s:
-                record = games.export_record(s, args.game)
+                record = (games.export_deals if args.deals else games.export_record)(s, args.game)
         except NotFound as exc:
             print(f"skyjo-pbem export: {exc.message} ({args.game!r})", file=sys.stderr)
             return 2
@@ -235,6 +235,8 @@ def add_commands(subparsers) -> None:
 
     exp = subparsers.add_parser("export", help="print a game's record as JSON (`replay` reproduces it)")
     exp.add_argument("game", help="the game id (from its page address or the database)")
+    exp.add_argument("--deals", action="store_true",
+                     help="print the deal record of the rounds that are over instead (`verify` checks it)")
     exp.set_defaults(func=cmd_export)
 
     add_inbound_command(subparsers)  # `inbound-smtp`: reply mails play turns

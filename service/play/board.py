@@ -8,6 +8,8 @@ the caller's one read transaction, with one seat lookup (`lookups.seat_by_token`
   after a Confirm says what it did, issue 28.2), the clock's lines (`clock_service.board_clock`) and, before the deal, the game this
   one is a rematch of.
 * `watch_board(s, game_id, token, whole_log=...)`: the spectator page's (None: not a valid link).
+* `round_check(s, token, number)`: a seat's page "check this round" (issue 32.1): the round's
+  commitment and revealed seed, whether the game's deal record checks for it, and that record.
 * `seat_game`, `watched_game`, `public_version`: a game without its view, for the rules pages and
   the waiting pages' poll (issue 28.5, 28.6).
 """
@@ -16,10 +18,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from flask_babel import gettext as _
 from sqlmodel import Session, select
 
+from engine import deals
 from service.play import clock_service, games, moves, talk
-from service.play.lookups import seat_by_token, seats_of
+from service.play.errors import NotFound
+from service.play.lookups import load_engine_game, seat_by_token, seats_of
 from service.store import tokens
 from service.store.models import GameRow, MoveRow, SeatRow
 
@@ -68,6 +73,21 @@ def watch_board(s: Session, game_id: str, token: str, *, whole_log: bool = False
 def seat_game(s: Session, token: str) -> tuple[SeatRow, GameRow]:
     """A seat's game for its rules page and its version poll (issue 28.5, 28.6): no view is made."""
     return seat_by_token(s, token)
+
+
+def round_check(s: Session, token: str, number: int) -> dict:
+    """Issue 32.1: round `number` of the seat's game checked (`engine.deals.verify` on the game's
+    deal record, the rounds that are over): `round`, `commitment`, `fingerprint`, `seed`, `checks`
+    (True: the seed matches the commitment and gives the deal and reshuffles played), `game` and the
+    deal record (`record`). NotFound for a round that is not over (its seed is still secret)."""
+    _seat, game = seat_by_token(s, token)
+    g = load_engine_game(game) if game.state is not None else None
+    if g is None or not 1 <= number <= len(g.rounds):
+        raise NotFound(_("Round %(n)s is not over: its seed is shown when it is.", n=number))
+    record = deals.deal_record(g)
+    sealed = deals.proof(g)["revealed"][number - 1]
+    checks = not any(n == number for n, _problem in deals.verify(record))
+    return {**sealed, "checks": checks, "game": game, "record": record}
 
 
 def watched_game(s: Session, game_id: str, token: str) -> GameRow | None:

@@ -11,6 +11,7 @@ from sqlalchemy import func, update
 from sqlmodel import Session, select
 
 import engine
+from engine import deals
 from service import i18n
 from service.clock.deadlines import ClockError, ClockSettings, close_game
 from service.clock.zones import valid_zone
@@ -19,7 +20,7 @@ from service.mail import compose as mails
 from service.play import blocklist, clock_service, names, notify, talk
 from service.play.computer import LEVELS, computer_name
 from service.play.errors import Conflict, Forbidden, Invalid, NotFound
-from service.play.lookups import lock_game, seat_by_token, seats_of
+from service.play.lookups import load_engine_game, lock_game, seat_by_token, seats_of
 from service.store import tokens
 from service.store.models import GameRow, MoveRow, SeatRow, utcnow
 from service.store.outbox_models import OutboxMail
@@ -298,6 +299,15 @@ def export_record(s: Session, game_id: str) -> dict:
     # the table talk (issue 19) beside the moves: `replay` reads only the keys it knows
     record["messages"] = talk.exported(s, game, list(record.get("players") or []))
     return record
+
+
+def export_deals(s: Session, game_id: str) -> dict:
+    """The deal record of the game's rounds that are over (`engine.deals.deal_record`, issue 32.1):
+    what `skyjo-pbem verify` checks; nothing of the round being played."""
+    game = s.get(GameRow, game_id)
+    if game is None or game.state is None:
+        raise NotFound(_("No such game, or it has not been dealt yet."))
+    return deals.deal_record(load_engine_game(game))
 
 
 def rematch_of_title(s: Session, game: GameRow) -> str | None:

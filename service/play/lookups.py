@@ -10,6 +10,7 @@ from sqlalchemy import bindparam, event
 from sqlmodel import Session, select
 
 import engine
+from engine import deals
 from service.i18n import use_seat
 from service.play.errors import NotFound
 from service.store import tokens
@@ -129,6 +130,13 @@ def log_by_move(s: Session, game: GameRow, *, current_round: bool = False,
         start = max(0, start - first)
         after = {n: at - first for n, at in after.items()}
     return g, after, start
+
+
+def seat_view(g: engine.Game, seat: int | None) -> dict:
+    """What a mail or page of `seat` shows (None: a spectator): its view without the event log, and
+    the game's public deal facts (`deals`: the round's seal and the seeds of the rounds that are
+    over, `engine.deals.proof`, issue 32.1)."""
+    return {**engine.view(g, seat, log=False), "deals": deals.proof(g)}
 
 
 def view_for(s: Session, game: GameRow, seat: int | None) -> dict:

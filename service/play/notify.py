@@ -91,7 +91,7 @@ def decision_or_nothing(s, game: GameRow, seat: SeatRow, g: engine.Game, *, firs
     (`mail.compose.send`)."""
     if seat.mail_pref in {"off", "digest"} or seat.seat is None:
         return
-    view = engine.view(g, seat.seat, log=False)
+    view = lookups.seat_view(g, seat.seat)
     ctx = turn_context(game, seat, view, seats, clock_status)
     minutes = float(current_app.config.get("MAIL_HOLD_MINUTES", 10) or 0) if hold else 0
     held = {"hold_until": utcnow() + timedelta(minutes=minutes), "hold_for": (game.id, view["decision"])
@@ -168,7 +168,7 @@ def after_move(s, game: GameRow, seats: list[SeatRow], owed_before: dict[int, st
     if new.is_over:
         for r in playing:
             if r.mail_pref != "off":
-                send(s, game, r, "game_over", view=engine.view(new, r.seat, log=False),
+                send(s, game, r, "game_over", view=lookups.seat_view(new, r.seat),
                       clock_note=in_language_of(r, clock_note))
         return
     for r in playing:
@@ -183,7 +183,7 @@ def after_move(s, game: GameRow, seats: list[SeatRow], owed_before: dict[int, st
                                 clock_status=clock_status, hold=on_page and via in ON_PAGE)
             mailed.add(r.seat)
         elif round_done and r.mail_pref != "off":
-            view = engine.view(new, r.seat, log=False)
+            view = lookups.seat_view(new, r.seat)
             send(s, game, r, "round_over", view=view, round_over=_round_record(view),
                   clock_note=in_language_of(r, clock_note))
             mailed.add(r.seat)

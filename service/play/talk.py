@@ -33,7 +33,7 @@ from engine.plans import read_plan
 from service.mail import compose as mails
 from service.mail.reply_text import ReplyCommands
 from service.play.errors import Forbidden, Invalid, NotFound
-from service.play.lookups import load_engine_game, lock_game, log_by_move, seat_by_token, seats_of
+from service.play.lookups import load_engine_game, lock_game, log_by_move, seat_by_token, seat_view, seats_of
 from service.play.names import clean_talk
 from service.render.since import since_own_move
 from service.render.talk import timeline
@@ -212,7 +212,7 @@ def board(s: Session, game: GameRow, seat: int | None, *,
     g = load_engine_game(game)
     since = 0 if whole_log else g.round_start
     g, after, start = log_by_move(s, game, current_round=not whole_log, g=g)
-    view = engine.view(g, seat, log=False)
+    view = seat_view(g, seat)
     names = g.names
     talk = [
         {

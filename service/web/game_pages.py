@@ -5,15 +5,18 @@ polls (28.6). GET only: nothing here changes anything.
 * `/s/<token>/rules`, `/watch/<game_id>/<token>/rules`: the rules of that game, its options that
   differ from the default marked, its clock (the seat's language; a spectator's browser's).
 * `follow_data`: what a board that waits for another seat polls (the board pages of `routes`).
+* `/s/<token>/verify/<round>`: "check this round" (issue 32.1): the round's commitment, its revealed
+  seed and the result of the check; `/s/<token>/deals.json`: the deal record `skyjo-pbem verify` reads.
 * `/s/<token>/version`, `/watch/<game_id>/<token>/version`: `{"status", "version"}` of the game,
   public (`play.board.public_version`), never cached: a waiting board reloads when they change.
 """
 
 from __future__ import annotations
 
+import json
 import re
 
-from flask import Blueprint, render_template, request
+from flask import Blueprint, Response, render_template, request
 from flask_babel import gettext as _
 
 from service.play import board
@@ -49,6 +52,23 @@ def seat_rules(token: str):
     with transaction() as s:
         _seat, game = board.seat_game(s, token)
     return _rules_page(game.variant, game.options, game, back_url=seat_path(token))
+
+
+@bp.get("/s/<token>/verify/<int:number>")
+def verify_round(token: str, number: int):
+    with transaction() as s:
+        check = board.round_check(s, token, number)
+    return render_template("verify.html", check=check, game=check["game"], token=token,
+                           record_url=f"{seat_path(token)}/deals.json", back_url=seat_path(token))
+
+
+@bp.get("/s/<token>/deals.json")
+def deal_record(token: str):
+    with transaction() as s:
+        record = board.round_check(s, token, 1)["record"]
+    body = json.dumps(record, indent=1, ensure_ascii=False) + "\n"
+    return Response(body, mimetype="application/json",
+                    headers={"Content-Disposition": 'attachment; filename="RECORD.json"', **NO_STORE})
 
 
 def _watched(game_id: str, token: str) -> GameRow:

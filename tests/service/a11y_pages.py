@@ -5,7 +5,8 @@ client) gets at that moment; tests/service/test_accessibility.py loads it into c
 
 Kinds of page: start, /new, /links, the invitation (accept) page, the board in the opening, on a
 turn (draw), with a drawn card to place, while waiting, at a round's end and at the game's end,
-SKYJO Action's two-step picks, the Confirm page, the rules pages (a variant's, a game's) and the
+SKYJO Action's two-step picks, the Confirm page, the rules pages (a variant's, a game's), the page
+"check this round" (issue 32.1) and the
 Decline and Cancel steps (issue 28), the mail settings, the page of an address's games, the vacation box (on every
 board of a game with deadlines), the spectator page, the dev mailbox and the error pages. Kinds of
 mail: every template a game sends, the answer to a reply and "mail me my links"."""
@@ -94,6 +95,7 @@ def collect(app, variant: str, langs: tuple[str, str], *, seed: int = 30, target
         pages[f"board-game-end-{lang}"] = client.get(path).text
         pages[f"settings-{lang}"] = client.get(path + "/prefs").text
         pages[f"rules-game-{lang}"] = client.get(path + "/rules").text  # its house rules marked (28.5)
+        pages[f"check-round-{lang}"] = client.get(path + "/verify/1").text  # "check this round" (32.1)
     _extra_mails(app, client, mails, LANGS, pages)
     from service.render.links import watch_path
 

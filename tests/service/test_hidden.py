@@ -13,6 +13,7 @@ import random
 import re
 
 import engine
+from engine import deals
 from engine.game import DOWN
 from service.play import games, moves
 from service.render.links import move_path, slug_for, texts_of_slug, watch_path
@@ -50,8 +51,11 @@ def hidden_only(g: engine.Game, viewer: int | None) -> set[int]:
 
 
 def secrets_of(g: engine.Game) -> list[str]:
+    """The game's seed and the seeds of the rounds not over yet: a round's seed is shown once the
+    round is over, never before (issue 32.1)."""
     rec = g.record()
-    return [str(g.seed)] + [r["seed"] for r in rec.get("rounds", []) if r.get("seed")]
+    over = len(g.rounds)
+    return [str(g.seed)] + [r["seed"] for r in rec.get("rounds", [])[over:] if r.get("seed")]
 
 
 def check(output: str, g: engine.Game, viewer: int | None, where: str) -> int:
@@ -111,6 +115,8 @@ def test_no_hidden_value_in_pages_or_mails(tmp_path):
                     path = watch_path(gid, h.only_game(app).spectator_salt)
                 page = client.get(path).text
                 check(page, g, None, "spectator page")
+                for path in (f"/s/{created.tokens[0]}/verify/{g.round}", f"/s/{created.tokens[0]}/deals.json"):
+                    check(client.get(path).text, g, 0, path)  # issue 32.1: 404 until a round is over
             p = rng.choice(g.pending())
             move = str(engine.bot_move(g, p.seat, "random", rng))
             slug = slug_for([move])
@@ -144,8 +150,11 @@ def check_intents(app, since_id: int, g: engine.Game, names: list[tuple[str, str
             ctx = m.context
             if ctx.get("view") is None:
                 continue
-            want = {k: v for k, v in engine.view(g, viewer).items() if k != "log"}
+            # the seat's view and the public deal facts (issue 32.1: the round's seal, past seeds)
+            want = {**{k: v for k, v in engine.view(g, viewer).items() if k != "log"}, "deals": deals.proof(g)}
             assert ctx["view"] == want, f"intent to {m.to_addr}: not exactly the seat's view"
+            for secret in secrets_of(g):
+                assert secret not in json.dumps(ctx), f"intent to {m.to_addr}: a seed not yet revealed"
             rest = {k: v for k, v in ctx.items() if k not in {"view", "round_over", "token", "base", "game"}}
             check(json.dumps(rest), g, viewer, f"intent to {m.to_addr}")
             assert "draw" not in json.dumps(ctx.get("game")), "the game's state in an intent"

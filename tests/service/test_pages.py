@@ -220,6 +220,13 @@ def test_rematch_and_export_command(app, client, db_url):
     bad = subprocess.run([sys.executable, "-m", "service.cli", "export", "nope"], cwd=ROOT, env=env,
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2
+    # issue 32.1: `export --deals` prints the deal record, and `verify` checks it
+    out = subprocess.run([sys.executable, "-m", "service.cli", "export", "--deals", gid], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    checked = subprocess.run([sys.executable, "-m", "service.cli", "verify", "-"], cwd=ROOT, input=out.stdout,
+                             capture_output=True, text=True, timeout=60)
+    assert checked.returncode == 0 and "all rounds check (1)" in checked.stdout, checked.stdout + checked.stderr
 
 
 def test_secret_key_is_required_outside_development(monkeypatch, tmp_path):
