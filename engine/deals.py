@@ -30,7 +30,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .errors import EngineError, RecordError
-from .record import parse_record_move, record_of, replay
+from .record import header_of, parse_record_move, record_of, replay
 
 FORMAT = "skyjo-pbem-deals"
 SCHEMA = 1
@@ -121,9 +121,7 @@ def deal_record(game: Any) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "schema": SCHEMA,
-        "variant": game.variant,
-        "players": list(game.names),
-        "options": dict(game.options),
+        **header_of(game),
         "rounds": rounds,
         "moves": full["moves"][: ends[over - 1]] if over else [],
     }

@@ -32,14 +32,17 @@ FORMAT = "skyjo-pbem-record"
 SCHEMA = 1
 
 
+def header_of(game: Any) -> dict[str, Any]:
+    """A game's public header: its variant, players and options (a record's and a deal record's)."""
+    return {"variant": game.variant, "players": list(game.names), "options": dict(game.options)}
+
+
 def record_of(game: Any) -> dict[str, Any]:
     rounds = [dict(spec) for spec in game.round_specs[: game.round]]
     return {
         "format": FORMAT,
         "schema": SCHEMA,
-        "variant": game.variant,
-        "players": list(game.names),
-        "options": dict(game.options),
+        **header_of(game),
         "seed": game.seed,
         "rounds": rounds,
         "moves": list(game.moves),
