@@ -14,13 +14,11 @@ from service.play import bounces, lookups, settings
 from service.play.errors import Invalid
 from service.render.links import seat_path
 from service.store.db import transaction
+from service.web.routes import see_other
 
 bp = Blueprint("mail_pages", __name__)
 OWN_TOKEN_ENDPOINTS = frozenset({"mail_pages.never_mail", "mail_pages.unsubscribe"})  # no form posts
 
-
-def _see_other(location: str):
-    return "", 303, {"Location": location}
 
 
 @bp.route("/s/<token>/bounced/<int:position>", methods=["GET", "POST"])
@@ -35,7 +33,7 @@ def bounced(token: str, position: int):
             message, status = exc.message, 400
         else:
             flash(_("%(name)s's address is corrected; the mail went to the new address.", name=target.name))
-            return _see_other(seat_path(token))
+            return see_other(seat_path(token))
     with transaction() as s:
         _host, target, game = bounces.bounced_seat(s, token, position)
         title = i18n.game_title([r.name for r in lookups.seats_of(s, game.id)])
@@ -68,7 +66,7 @@ def prefs(token: str):
                                           calendar=request.form.get("calendar") == "y")
         i18n.use_seat(seat.lang)
         flash(_("Your mail preference is saved."))
-        return _see_other(url_for("mail_pages.prefs", token=token))
+        return see_other(url_for("mail_pages.prefs", token=token))
     with transaction() as s:
         seat, game = lookups.seat_by_token(s, token)
         names = [r.name for r in lookups.seats_of(s, game.id)]

@@ -13,12 +13,10 @@ from service.play import my_games
 from service.play.errors import Invalid
 from service.store.db import transaction
 from service.web.forms import LinksForm, db_int
+from service.web.routes import see_other
 
 bp = Blueprint("my_games", __name__)
 
-
-def _see_other(location: str):
-    return "", 303, {"Location": location}
 
 
 def _bad_link(exc: my_games.BadLink):
@@ -45,7 +43,7 @@ def all_settings(signed: str):
     except my_games.BadLink as exc:
         return _bad_link(exc)
     flash(_("Your settings are saved for all your games."))
-    return _see_other(f"/me/{signed}")
+    return see_other(f"/me/{signed}")
 
 
 @bp.post("/me/<signed>/pause")
@@ -63,4 +61,4 @@ def pause(signed: str):
     for p in done:
         flash(_("%(title)s: your deadlines are paused for %(n)s days.", title=p.title, n=days) if p.until
               else _("%(title)s: not paused. %(why)s", title=p.title, why=p.why))
-    return _see_other(f"/me/{signed}")
+    return see_other(f"/me/{signed}")

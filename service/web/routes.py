@@ -36,7 +36,7 @@ GAME_ID = re.compile(r"[0-9a-f]{1,24}")
 OWN_TOKEN_ENDPOINTS = frozenset({"web.move"})
 
 
-def _see_other(location: str):
+def see_other(location: str):
     """303 to `location` after a POST, with an empty body (Flask's `redirect` writes a small HTML
     page that browsers never show; the Confirm POST of every move answers with this)."""
     return "", 303, {"Location": location}
@@ -91,7 +91,7 @@ def new_game():
             else:
                 flash(_("Your game is set up and the invitations are on their way. Keep this page's address: "
                         "it is your personal link (it was mailed to you too)."))
-            return _see_other(seat_path(created.tokens[0]))
+            return see_other(seat_path(created.tokens[0]))
     status = 400 if request.method == "POST" else 200
     return render_template("new.html", form=form), status
 
@@ -253,7 +253,7 @@ def _play(token: str, slug: str, texts: list[str]):
     except Conflict as exc:
         _acted_anyway(token)
         return _seat_page(token, message=exc.message, status=409)
-    return _see_other(f"{seat_path(token)}?done={played.game.version}")
+    return see_other(f"{seat_path(token)}?done={played.game.version}")
 
 
 @bp.post("/s/<token>/plan")
@@ -276,7 +276,7 @@ def plan(token: str):
         flash(_("Done: %(what)s", what=in_words_of(", ".join(played.moves), i18n.current())) + " " + played.stopped)
     else:
         flash(_("Done: %(what)s", what=in_words_of(played.plan_text, i18n.current())))
-    return _see_other(seat_path(token))
+    return see_other(seat_path(token))
 
 
 def _acted_anyway(token: str) -> None:
@@ -298,7 +298,7 @@ def talk_write(token: str):
     except Invalid as exc:
         return _seat_page(token, message=exc.message, status=400, talk_text=text)
     flash(_("Your message is on the table."))
-    return _see_other(seat_path(token) + "#talk")
+    return see_other(seat_path(token) + "#talk")
 
 
 @bp.post("/s/<token>/talk/<int:message_id>/hide")
@@ -309,7 +309,7 @@ def talk_hide(token: str, message_id: int):
     with transaction(write=True) as s:
         talk.hide(s, token, message_id)
     flash(_("The message is hidden."))
-    return _see_other(seat_path(token) + "#talk")
+    return see_other(seat_path(token) + "#talk")
 
 
 @bp.post("/s/<token>/vacation")
@@ -324,7 +324,7 @@ def vacation(token: str):
         flash(_("Your vacation is %(n)s days longer.", n=days))
     else:
         flash(_("Enjoy your break: your deadlines are paused for %(n)s days.", n=days))
-    return _see_other(seat_path(token))
+    return see_other(seat_path(token))
 
 
 @bp.post("/s/<token>/vacation/end")
@@ -332,7 +332,7 @@ def vacation_end(token: str):
     with transaction(write=True) as s:
         settings.stop_vacation(s, token)
     flash(_("Welcome back: your deadlines run again."))
-    return _see_other(seat_path(token))
+    return see_other(seat_path(token))
 
 
 @bp.post("/s/<token>/play-now")
@@ -344,7 +344,7 @@ def play_now(token: str):
     with transaction(write=True) as s:
         name = settings.host_play_now(s, token, target)
     flash(_("The computer will make %(name)s's decision within a minute.", name=name))
-    return _see_other(seat_path(token))
+    return see_other(seat_path(token))
 
 
 @bp.post("/s/<token>/accept")
@@ -359,7 +359,7 @@ def accept(token: str):
     else:
         flash(_("You are in! The cards are dealt as soon as everybody has answered.")
               if game.status == "inviting" else _("You are in!"))
-    return _see_other(seat_path(token))
+    return see_other(seat_path(token))
 
 
 @bp.get("/s/<token>/decline")
@@ -374,7 +374,7 @@ def decline(token: str):
     with transaction(write=True) as s:
         games.decline(s, token)
     flash(_("You declined the invitation. The host has been told."))
-    return _see_other(seat_path(token))
+    return see_other(seat_path(token))
 
 
 @bp.post("/s/<token>/computer")
@@ -386,7 +386,7 @@ def computer_seat(token: str):
     with transaction(write=True) as s:
         row = games.computer_takes_seat(s, token, position, request.form.get("level", ""))
     flash(_("%(name)s plays this seat.", name=row.name))
-    return _see_other(seat_path(token))
+    return see_other(seat_path(token))
 
 
 @bp.get("/s/<token>/cancel")
@@ -400,7 +400,7 @@ def cancel(token: str):
     with transaction(write=True) as s:
         games.cancel(s, token)
     flash(_("The game is cancelled; the players have been told."))
-    return _see_other(seat_path(token))
+    return see_other(seat_path(token))
 
 
 @bp.post("/s/<token>/rotate")
@@ -408,7 +408,7 @@ def rotate(token: str):
     with transaction(write=True) as s:
         _seat, new = settings.rotate_token(s, token)
     flash(_("Your link was replaced; old links and mails no longer work. Bookmark this page."))
-    return _see_other(seat_path(new))
+    return see_other(seat_path(new))
 
 
 @bp.post("/s/<token>/rematch")
@@ -421,7 +421,7 @@ def rematch(token: str):
         flash(_("Rematch! The cards are dealt."))
     else:
         flash(_("Rematch! Invitations are on their way."))
-    return _see_other(seat_path(new))
+    return see_other(seat_path(new))
 
 
 @bp.get("/watch/<game_id>/<token>")
