@@ -1,7 +1,7 @@
 """A8 greedy SKYJO Action games that end: the 2,000-game run per player count (numbers, not pass/fail).
 
 Issue 16: greedy Action bots used to swap equal cards back and forth for ever in about 5-9 of 2,000
-games (0.25-0.45 %). tests/engine/test_bots.py plays 614 games per count (99 % power at the old
+games (0.25-0.45 %). tests/engine/test_bots.py plays 400 games per count (95 % power at the old
 rate over the three counts); this prints the loop rate of the larger run and how sure a clean run
 is, with CPU and wall time. Same seeds as the test ("finish-<players>-<n>", bot rng Random(n)).
 
