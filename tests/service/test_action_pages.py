@@ -19,7 +19,7 @@ from service.store import db
 from service.store.models import GameRow
 from service.store.outbox_models import OutboxMail
 from service.words.sentences import ACTION_EXAMPLES
-from tests.conftest import whole_game_sqlite_only
+from tests.conftest import sqlite_suffices
 from tests.service import helpers as h
 
 PLAYERS = (("Ann", "ann@example.com"), ("Bo", "bo@example.com"), ("Cy", "cy@example.com"),
@@ -200,6 +200,7 @@ def _links_and_buttons(page: str) -> tuple[int, int]:
 
 
 # ------------------------------------------------------------------------------ names everywhere
+@sqlite_suffices  # what pages and mails say: PostgreSQL adds nothing (tests/conftest.py)
 def test_a9_every_action_card_is_named_on_the_board_in_the_mail_and_on_confirm_pages(app, client, action_game):
     gid, paths = action_game
     mail, seat = turn_mail_holding_all(app, client, gid, paths)
@@ -397,6 +398,7 @@ def _positions(app, gid: str) -> list[tuple[str, engine.Game, int]]:
     return out
 
 
+@sqlite_suffices  # what pages and mails say: PostgreSQL adds nothing (tests/conftest.py)
 def test_a_every_action_decision_reads_in_words(app, client, action_game):
     gid, paths = action_game
     seen = set()
@@ -428,7 +430,7 @@ def test_a_every_action_decision_reads_in_words(app, client, action_game):
     assert seen == {"star_trigger", "pick_three", "meteor", "defend", "star_set"}
 
 
-@whole_game_sqlite_only  # a whole game: PostgreSQL adds nothing its race tests miss (tests/conftest.py)
+@sqlite_suffices  # a whole game: PostgreSQL adds nothing its race tests miss (tests/conftest.py)
 @pytest.mark.parametrize("seed", [4, 11])
 def test_a_an_action_game_by_mail_names_every_card_in_every_mail_and_board(app, client, seed):
     """Seeded 4-player Action games played to the end by following mail links: no mail and no board

@@ -8,6 +8,7 @@ import re
 
 import engine
 from service.play import reply_service
+from tests.conftest import sqlite_suffices
 from tests.service import helpers as h
 from tests.service.test_action_pages import PLAYERS, _load, _turn_seat
 from tests.service.test_reply_service import answers, last_id, latest_reply_mail, reply_to, version_of
@@ -74,6 +75,7 @@ def test_a4_the_documented_reply_forms_work_in_action(app, client):
         _settle(app, game.id)
 
 
+@sqlite_suffices  # what pages and mails say: PostgreSQL adds nothing (tests/conftest.py)
 def test_issue17_skyjo_actions_own_moves_by_reply_in_each_players_language(app, client):
     """Issue 17, point 4, in SKYJO Action: Bo (Swedish) and Cy (German) reply with Action's moves in
     their own words (`actionrad 2`, `spela dubbeldrag`, `avstå`, `wähle 2 C3` ...); each is played

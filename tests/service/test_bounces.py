@@ -28,7 +28,7 @@ from service.store.bounce_models import MailBlockRow, address_hash
 from service.store.models import SeatRow
 from service.store.outbox_models import OutboxMail, utcnow
 from service.store.reply_models import InboundReplyRow
-from tests.conftest import make_app
+from tests.conftest import make_app, sqlite_suffices
 from tests.service.helpers import (
     accept_all,
     csrf_of,
@@ -276,6 +276,7 @@ def test_reports_through_the_imap_poller_map_to_their_outbox_row(dovecot, db_url
 
 
 # ------------------------------------------------------------------------------ a whole game
+@sqlite_suffices  # a whole game: PostgreSQL adds nothing its race tests miss (tests/conftest.py)
 def test_a_whole_game_whose_invitee_bounces_is_corrected_by_the_host_and_finishes(bounce_app) -> None:
     app, client = bounce_app, bounce_app.test_client()
     server = SmtpServer(RefusingHandler(refuse={"cy@example.org"})).start()

@@ -21,7 +21,7 @@ from service.store import db
 from service.store.clock_models import Deadline, SeatClock, utcnow
 from service.store.models import GameRow, MoveRow, SeatRow
 from service.store.outbox_models import OutboxMail
-from tests.conftest import whole_game_sqlite_only
+from tests.conftest import sqlite_suffices
 from tests.service import helpers as h
 from tests.service.test_hidden import check as check_hidden
 
@@ -187,7 +187,7 @@ def test_computers_decide_at_the_clocks_sweep_not_in_the_persons_request(app, cl
     assert set(movers) <= {0}
 
 
-@whole_game_sqlite_only  # a whole game: PostgreSQL adds nothing its race tests miss (tests/conftest.py)
+@sqlite_suffices  # a whole game: PostgreSQL adds nothing its race tests miss (tests/conftest.py)
 @pytest.mark.parametrize("variant", ["classic", "action"])
 def test_one_person_against_two_computers_plays_to_the_end_by_mail(app, client, variant):
     gid, _tokens = create(app, [("", "", "strong"), ("", "", "normal")], variant=variant,

@@ -19,7 +19,7 @@ from service.mail.transport import SmtpTransport
 from service.play import games
 from service.store import db
 from service.store.outbox_models import OutboxMail, utcnow
-from tests.conftest import make_app, whole_game_sqlite_only
+from tests.conftest import make_app, sqlite_suffices
 from tests.service.helpers import accept_all, new_game, play_by_mail
 from tests.service.smtp_fixture import RecordingHandler, SmtpServer
 
@@ -104,7 +104,7 @@ def test_every_mail_of_a_game_verifies_against_the_published_key(db_url, key_fil
         assert not dkim.verify(got.data.replace(b"\r\nSubject: ", b"\r\nSubject: X"), dnsfunc=dnsfunc)
 
 
-@whole_game_sqlite_only  # a whole game: PostgreSQL adds nothing its race tests miss (tests/conftest.py)
+@sqlite_suffices  # a whole game: PostgreSQL adds nothing its race tests miss (tests/conftest.py)
 def test_a_whole_game_by_mail_every_kind_verifies(db_url, key_file):
     """A game played to its end through the mails' links (turns, round over, game over, notices)."""
     app = signing_app(db_url, key_file)

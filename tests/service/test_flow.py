@@ -9,7 +9,7 @@ import re
 import engine
 from service.play import games
 from service.store import db
-from tests.conftest import whole_game_sqlite_only
+from tests.conftest import sqlite_suffices
 from tests.service import helpers as h
 
 
@@ -105,7 +105,7 @@ def test_draw_then_follow_up_mail_and_page(app, client):
     assert re.search(r"Put the -?\d+ you hold", follow[0].text_body)
 
 
-@whole_game_sqlite_only  # a whole game: PostgreSQL adds nothing its race tests miss (tests/conftest.py)
+@sqlite_suffices  # a whole game: PostgreSQL adds nothing its race tests miss (tests/conftest.py)
 def test_an_action_game_plays_to_the_end_by_mail(app, client):
     """SKYJO Action through the same service: every legal move is a link (names and hyphens in move
     texts travel in an encoded link part)."""

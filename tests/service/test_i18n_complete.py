@@ -21,7 +21,7 @@ from service.cli_i18n import extract, status
 from service.store import db
 from service.store.outbox_models import OutboxMail
 from service.words.reply_words import in_words_of
-from tests.conftest import whole_game_sqlite_only
+from tests.conftest import sqlite_suffices
 from tests.service import helpers as h
 
 pytestmark = pytest.mark.i18n_complete
@@ -94,7 +94,7 @@ def _english_zone_list(html: str) -> set[str]:
     return {"time-zone list in English: " + ", ".join(same[:3])} if len(same) * 2 > len(labels) else set()
 
 
-@whole_game_sqlite_only  # a whole game: PostgreSQL adds nothing its race tests miss (tests/conftest.py)
+@sqlite_suffices  # a whole game: PostgreSQL adds nothing its race tests miss (tests/conftest.py)
 def test_every_mail_and_page_is_free_of_english_in_every_language(app, client) -> None:
     english = _english_words()
     found: dict[str, set[str]] = {}
@@ -187,6 +187,7 @@ def test_every_mail_and_page_is_free_of_english_in_every_language(app, client) -
     assert not found, "\n".join(f"{k}: {sorted(v)[:12]}" for k, v in sorted(found.items()))
 
 
+@sqlite_suffices  # what pages and mails say: PostgreSQL adds nothing (tests/conftest.py)
 def test_skyjo_actions_done_box_says_a_classic_move_in_the_readers_words(app, client) -> None:
     """In a SKYJO Action game the "Done:" box after a classic move (the opening's reveal) is in the
     reader's words, not `reveal A1` (issue 28.3)."""

@@ -10,7 +10,7 @@ from sqlmodel import func, select
 from service.store import db
 from service.store.models import MoveRow, SeatRow
 from service.store.outbox_models import OutboxMail
-from tests.conftest import whole_game_sqlite_only
+from tests.conftest import sqlite_suffices
 from tests.service import helpers as h
 
 
@@ -24,7 +24,7 @@ def snapshot(app, game_id):
     return version, state, status, seats, moves, mails
 
 
-@whole_game_sqlite_only  # a whole game: PostgreSQL adds nothing its race tests miss (tests/conftest.py)
+@sqlite_suffices  # a whole game: PostgreSQL adds nothing its race tests miss (tests/conftest.py)
 def test_get_and_head_of_every_mail_link_change_nothing(app, client):
     h.new_game(client)
     h.accept_all(app, client)

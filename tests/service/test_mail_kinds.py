@@ -27,7 +27,7 @@ from service.render.cards import card_text
 from service.render.sheet import score_chart
 from service.store import db
 from service.store.models import GameRow
-from tests.conftest import whole_game_sqlite_only
+from tests.conftest import sqlite_suffices
 from tests.engine.helpers import grid, make_deal, position
 from tests.engine.test_action_rules import deal as action_deal
 from tests.engine.test_action_rules import grid as action_grid
@@ -59,7 +59,7 @@ def _play_to_first_round_end(app, client, target: int = 1000):
     return h.only_game(app)
 
 
-@whole_game_sqlite_only  # a whole game: PostgreSQL adds nothing its race tests miss (tests/conftest.py)
+@sqlite_suffices  # a whole game: PostgreSQL adds nothing its race tests miss (tests/conftest.py)
 def test_every_kind_has_its_subject_and_a_game_seat_keeps_one_thread(app, client):
     game = _play_to_first_round_end(app, client)
     g = engine.Game.from_json(h.game_state(app, game.id)[1])
@@ -127,7 +127,7 @@ def test_subjects_name_every_tied_winner_the_talker_and_the_notice(app):
             f"Bo declined the invitation · {TITLE}"
 
 
-@whole_game_sqlite_only  # a whole game: PostgreSQL adds nothing its race tests miss (tests/conftest.py)
+@sqlite_suffices  # a whole game: PostgreSQL adds nothing its race tests miss (tests/conftest.py)
 def test_a_finished_game_mails_game_over_with_the_winner_in_the_subject(app, client):
     h.new_game(client, players=PLAYERS[:2], target=1)
     h.accept_all(app, client)
@@ -226,6 +226,7 @@ def _assert_boards_match_engine(m, record: dict, names: list[str]) -> None:
             assert f"  {r}  {row}" in text_part
 
 
+@sqlite_suffices  # what pages and mails say: PostgreSQL adds nothing (tests/conftest.py)
 def test_c8_c10_round_over_shows_final_boards_removed_column_doubled_closer_then_next_deal(app):
     ann = grid("5 9 10 11 / 5 9 10 11 / 5 6 7 12")  # column A of 5s: removed when A3 turns up (C8)
     bo = grid("0 1 0 1 / 1 0 1 0 / 0 1 2 3")
@@ -303,6 +304,7 @@ def _reply_examples(m) -> list[str]:
     return [re.sub(r"<[^>]+>", "", x) for x in re.findall(r"<code data-reply-example[^>]*>(.*?)</code>", m.html_body)]
 
 
+@sqlite_suffices  # what pages and mails say: PostgreSQL adds nothing (tests/conftest.py)
 def test_reply_box_examples_use_the_seats_own_face_down_cells_and_parse(app, client):
     h.new_game(client, players=PLAYERS)
     h.accept_all(app, client)
@@ -353,6 +355,7 @@ def h_token(app, game_id: str, seat: int) -> str:
     return tokens.seat_token(row.token_salt)
 
 
+@sqlite_suffices  # what pages and mails say: PostgreSQL adds nothing (tests/conftest.py)
 def test_action_reply_box_offers_the_conditional_draw_and_an_action_move(app):
     ann = action_grid("1 2 3 4 / 5 6 7 8 / 9 10 11 12")
     bo = action_grid("1 2 3 4 / 5 6 7 8 / 9 10 11 12")

@@ -21,7 +21,7 @@ from service.play.lookups import load_engine_game
 from service.store import db
 from service.store.clock_models import Deadline, SeatClock, utcnow
 from service.store.models import GameRow, SeatRow
-from tests.conftest import whole_game_sqlite_only
+from tests.conftest import sqlite_suffices
 from tests.service import helpers as h
 
 ME_LINK = re.compile(r"https?://localhost(/me/[A-Za-z0-9_.-]+)")
@@ -163,7 +163,7 @@ def test_pause_all_running_games_with_each_game_s_limits_and_twice_is_once(app, 
     assert h.post_form(client, link + "/pause", {"days": "x"}, page_path=link).status_code == 400
 
 
-@whole_game_sqlite_only
+@sqlite_suffices
 def test_finished_games_show_results_and_rematch_once(app, client):
     game_id, toks = start(app, options={"target_score": 1}, seed="end")
     for _ in range(500):

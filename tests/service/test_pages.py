@@ -12,6 +12,7 @@ from pathlib import Path
 
 import engine
 from service.render import links
+from tests.conftest import sqlite_suffices
 from tests.service import helpers as h
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -241,6 +242,7 @@ def test_secret_key_is_required_outside_development(monkeypatch, tmp_path):
     assert dev.config["SECRET_KEY"]
 
 
+@sqlite_suffices  # what pages and mails say: PostgreSQL adds nothing (tests/conftest.py)
 def test_round_over_mail_with_score_sheet(app, client):
     import pytest
 

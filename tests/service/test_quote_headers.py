@@ -13,6 +13,7 @@ from sqlmodel import select
 from service.play import reply_service
 from service.store import db
 from service.store.models import MessageRow
+from tests.conftest import sqlite_suffices
 from tests.service.quote_headers import QUOTE_HEADERS
 from tests.service.test_reply_service import latest_reply_mail, start
 
@@ -37,6 +38,7 @@ def _reply(mail, said: str, header: str, quoted: bool) -> bytes:
     return m.as_bytes()
 
 
+@sqlite_suffices  # what pages and mails say: PostgreSQL adds nothing (tests/conftest.py)
 def test_quote_headers_of_common_clients_in_five_languages_put_no_quoted_text_on_the_table(app, client):
     game = start(app, client, PLAYERS)
     expected = []

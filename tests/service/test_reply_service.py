@@ -25,7 +25,7 @@ from service.play import games, lookups, reply_service, settings
 from service.store import db
 from service.store.models import MoveRow
 from service.store.reply_models import InboundReplyRow
-from tests.conftest import whole_game_sqlite_only
+from tests.conftest import sqlite_suffices
 from tests.service import helpers as h
 from tests.service.smtp_fixture import free_port, smtp_server  # noqa: F401  (fixture)
 from tests.service.test_inbound import _append, dovecot  # noqa: F401  (fixture)
@@ -159,7 +159,7 @@ def test_replies_from_an_imap_mailbox_are_played_by_the_worker_tick(app, client,
 
 # ------------------------------------------------------------------------------ a whole game by replies
 
-@whole_game_sqlite_only  # a whole game: PostgreSQL adds nothing its race tests miss (tests/conftest.py)
+@sqlite_suffices  # a whole game: PostgreSQL adds nothing its race tests miss (tests/conftest.py)
 def test_a_whole_classic_game_played_by_replies_only(app, client):
     game = start(app, client)
     rng = random.Random(11)
@@ -367,6 +367,7 @@ _WORDS = ["draw", "take", "swap", "flip", "reveal", "if", "else", "or", "less", 
           "Z9", "4", "-2", "13", ":", ",", "\n", "then", "and", "between", "star", "ÅÄÖ", "> quoted", "--"]
 
 
+@sqlite_suffices  # parsing replies: PostgreSQL adds nothing (tests/conftest.py)
 def test_random_and_mutated_replies_never_crash_and_never_apply_invalid_text(app, client):
     """200 random or mutated reply bodies through the whole service: each is applied as a whole,
     answered with an error, or (no move at all) passed on as a message; never half-applied, never a

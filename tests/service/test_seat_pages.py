@@ -13,6 +13,7 @@ from sqlmodel import select
 from service.render import links
 from service.store import db, tokens
 from service.store.models import GameRow, SeatRow
+from tests.conftest import sqlite_suffices
 from tests.service import helpers as h
 
 THREE = (("Ann", "ann@example.com"), ("Bo", "bo@example.com"), ("Cy", "cy@example.com"))
@@ -30,6 +31,7 @@ def finished_game(app, client, players=THREE) -> str:
     return h.play_by_mail(app, client, rng=random.Random(3))
 
 
+@sqlite_suffices  # what pages and mails say: PostgreSQL adds nothing (tests/conftest.py)
 def test_rematch_invitation_says_it_is_a_rematch_and_the_second_click_joins(app, client):
     gid = finished_game(app, client)
     with app.app_context(), db.transaction(write=True) as s:
