@@ -193,14 +193,16 @@ def playable(g: engine.Game, seat: int, link: str) -> bool:
         return False
 
 
-def play_by_mail(app, client, *, rng: random.Random, on_step=None, max_steps: int = 2000) -> str:
+def play_by_mail(app, client, *, rng: random.Random, on_step=None, max_steps: int = 2000,
+                 boards: dict[int, str] | None = None) -> str:
     """Play a dealt game to the end as players do (issue 15.2): by following the links in their
     mails (GET, then Confirm), and, for a decision owed right after their own move (placing the
     drawn card, the second opening reveal), with the buttons of the board they land on (its mail
-    is held back). Returns the game id."""
+    is held back). `boards`: seat -> its board page, for a game played elsewhere so far. Returns
+    the game id."""
     game = only_game(app)
     latest: dict[str, list[str]] = {}  # recipient -> move links of their newest mail
-    boards: dict[int, str] = {}  # seat -> the board page it landed on after its last move
+    boards = dict(boards or {})  # seat -> the board page it landed on after its last move
     seen = 0
     for _step in range(max_steps):
         new = mails(app, seen)
