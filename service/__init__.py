@@ -10,6 +10,7 @@ from types import SimpleNamespace
 from flask import Flask
 from flask_babel import Babel
 from flask_wtf.csrf import CSRFProtect
+from jinja2 import FileSystemBytecodeCache
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,6 +57,9 @@ def env_config(instance_path: str) -> dict:
         "READY_DEADLINE_AGE": float(os.environ.get("READY_DEADLINE_AGE") or 600),
         # issue 31.4: days the mailed "my games" link (/me/<signed>) stays good
         "MY_GAMES_LINK_DAYS": float(os.environ.get("MY_GAMES_LINK_DAYS") or 7),
+        # a directory for Jinja's compiled templates (its FileSystemBytecodeCache): a process that
+        # starts loads them instead of compiling every template again; unset: compiled in memory
+        "TEMPLATE_CACHE_DIR": os.environ.get("TEMPLATE_CACHE_DIR") or None,
     }
 
 
@@ -156,6 +160,9 @@ def create_app(config: dict | None = None) -> Flask:
     # what render/ prepares from a seat's view: `r.board(view)`, `r.score_rows(view)`, ...: the
     # functions the templates call, each from the module it lives in; texts go through
     # Flask-Babel's `_`/`gettext`, which babel.init_app installed in this environment
+    if cache_dir := app.config.get("TEMPLATE_CACHE_DIR"):
+        Path(cache_dir).mkdir(mode=0o700, parents=True, exist_ok=True)
+        app.jinja_env.bytecode_cache = FileSystemBytecodeCache(cache_dir)  # a changed template compiles anew
     app.jinja_env.globals["r"] = SimpleNamespace(
         board=board.board, COLUMNS=cards.COLUMNS, move_form_token=links.move_form_token, move_groups=moves.move_groups,
         bounced_path=links.bounced_path,

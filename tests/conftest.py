@@ -9,9 +9,15 @@ from __future__ import annotations
 
 import os
 import secrets
+import tempfile
 from urllib.parse import quote
 
 import pytest
+
+# Every app of the test session (each test makes its own, and compiling the templates anew was about
+# a quarter of a service test's CPU, issue 33.5) and the service processes the tests start keep Jinja's
+# compiled templates in one directory (TEMPLATE_CACHE_DIR, README "Configuration").
+os.environ.setdefault("TEMPLATE_CACHE_DIR", os.path.join(tempfile.gettempdir(), f"skyjo-pbem-templates-{os.getuid()}"))
 
 PG_URL = os.environ.get("TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}

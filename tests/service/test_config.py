@@ -69,3 +69,24 @@ def test_serve_on_embedded_defaults_asks_for_development(clean_env):
     with pytest.raises(SystemExit):
         cli_service.cmd_serve(argparse.Namespace(host="127.0.0.1", port=5999, debug=False))
     assert seen["env"] == "development"
+
+
+def test_template_cache_dir_keeps_compiled_templates_and_a_changed_template_compiles_anew(tmp_path):
+    """TEMPLATE_CACHE_DIR: Jinja's FileSystemBytecodeCache there (made with mode 0700, holding what
+    an app compiled); an app whose template changed since gets the new one (Jinja compares the
+    source's checksum)."""
+    from jinja2 import DictLoader
+
+    cache = tmp_path / "templates-cache"
+    config = {"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp_path / 'c.sqlite3'}", "SECRET_KEY": GOOD_KEY,
+              "ENV_NAME": "development", "TEMPLATE_CACHE_DIR": str(cache)}
+    app = create_app(config)
+    with app.test_request_context():
+        assert app.jinja_env.get_template("base.html")
+    assert stat.S_IMODE(cache.stat().st_mode) == 0o700 and list(cache.iterdir())
+    again = create_app(config)
+    again.jinja_env.loader = DictLoader({"t.html": "one"})
+    assert again.jinja_env.get_template("t.html").render() == "one"
+    later = create_app(config)
+    later.jinja_env.loader = DictLoader({"t.html": "two"})
+    assert later.jinja_env.get_template("t.html").render() == "two"
