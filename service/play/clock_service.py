@@ -34,8 +34,9 @@ from service.clock.deadlines import (
 from service.clock.entries import clock_entry, others_entries, rules_of, viewer_zone
 from service.clock.seats import note_player_acted, seat_clock, set_seat_settings
 from service.clock.zones import valid_zone
+from service.i18n import local_time
 from service.play.lookups import seats_of
-from service.render.clock_text import local_text, others_lines, own_line, rules_line, shown_times
+from service.render.clock_text import others_lines, own_line, rules_line, shown_times
 from service.store.clock_models import Deadline, utcnow
 from service.store.models import GameRow, SeatRow
 from service.store.wake import notify_workers
@@ -174,7 +175,7 @@ def board_clock(s: Session | None, game: GameRow, seat: SeatRow | None, now: dat
     total = MAX_VACATION.total_seconds()
     booked = sc.vacation_used_s if sc is not None else 0  # the current vacation counts whole
     left = int(max(0, total - booked) // 86400)
-    out["vacation"] = {"until": local_text(away, viewer_zone(status, seat)) if away else None,
+    out["vacation"] = {"until": local_time(away, viewer_zone(status, seat)) if away else None,
                        # what the form was made from (`settings.start_vacation`'s `seen`): a second
                        # press of the same form finds the vacation changed and does nothing
                        "seen": away.isoformat() if away else "",

@@ -21,12 +21,11 @@ from sqlmodel import Session
 
 import engine
 from service.clock.deadlines import open_deadlines
-from service.i18n import game_title, speaking
+from service.i18n import game_title, local_time, speaking
 from service.mail import compose as mails
 from service.mail.talk import since_last_mail
 from service.play import computer, moves, notify
 from service.play.lookups import load_engine_game, lock_game, seat_at, seats_of
-from service.render.clock_text import local_text
 from service.render.links import seat_url
 from service.store import tokens
 from service.store.clock_models import Deadline, SeatClock
@@ -84,10 +83,10 @@ class ServiceClockHandlers:
         with speaking(seat.lang):
             if d.policy == "wait":
                 msg = _("Reminder: the game is waiting for your decision (it was due %(when)s).",
-                        when=local_text(d.deadline_at, tz))
+                        when=local_time(d.deadline_at, tz))
             else:
                 msg = _("Reminder: please decide by %(when)s, or the computer will play this decision for you.",
-                        when=local_text(d.deadline_at, tz))
+                        when=local_time(d.deadline_at, tz))
         # the turn mail again, with the reminder on top: its move links and Reply-To still play
         notify.decision_or_nothing(s, game, seat, load_engine_game(game), clock_note=msg, reminder=True)
         return True
@@ -110,7 +109,7 @@ class ServiceClockHandlers:
                 games.append({"title": game.title if lang == "en" else game_title(
                                   [r.name for r in seats_of(s, game.id)]), "view": view,
                               "url": seat_url(tokens.seat_token(seat.token_salt)),
-                              "due": local_text(due[0].deadline_at, sc.tz) if due else None,
+                              "due": local_time(due[0].deadline_at, sc.tz) if due else None,
                               "talk": talk, "since": since})
             to_name = seat.name
         if games:

@@ -8,17 +8,9 @@ None, "vacation_until", "bot_played", "policy", "tz"} (others' entries add "name
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from flask_babel import gettext as _
 
 from service.i18n import local_time
-
-
-def local_text(t: datetime, tz: str | None) -> str:
-    """A naive-UTC time in the viewer's zone and language, with the zone named:
-    `Dec 2, 2026 14:00, Berlin time` (Babel's formats and city names, `i18n.local_time`)."""
-    return local_time(t, tz)
 
 
 def own_line(mine: dict | None) -> str | None:
@@ -34,14 +26,14 @@ def own_line(mine: dict | None) -> str | None:
     if mine["vacation_until"]:
         return _(
             "You are on vacation until %(until)s; then please decide by %(when)s.",
-            until=local_text(mine["vacation_until"], tz),
-            when=local_text(due, tz),
+            until=local_time(mine["vacation_until"], tz),
+            when=local_time(due, tz),
         )
     if mine["policy"] == "wait":
-        return _("Please decide by %(when)s (the game waits for you).", when=local_text(due, tz))
+        return _("Please decide by %(when)s (the game waits for you).", when=local_time(due, tz))
     return _(
         "Please decide by %(when)s, or the computer will play this decision for you.",
-        when=local_text(due, tz),
+        when=local_time(due, tz),
     )
 
 
@@ -54,7 +46,7 @@ def others_lines(others: list[dict], tz: str) -> list[str]:
                 _(
                     "%(name)s is on vacation until %(until)s.",
                     name=st["name"],
-                    until=local_text(st["vacation_until"], tz),
+                    until=local_time(st["vacation_until"], tz),
                 )
             )
         if st["bot_played"]:
@@ -63,7 +55,7 @@ def others_lines(others: list[dict], tz: str) -> list[str]:
             )
         elif st["due"] is not None and not st["vacation_until"]:
             lines.append(
-                _("%(name)s has until %(when)s to decide.", name=st["name"], when=local_text(st["due"], tz))
+                _("%(name)s has until %(when)s to decide.", name=st["name"], when=local_time(st["due"], tz))
             )
     return lines
 
@@ -102,5 +94,5 @@ def shown_times(others: list[dict], tz: str) -> list[dict]:
     """The times `others_lines` writes, each as written (`shown`) and as an ISO instant in UTC
     (`iso`): the spectator's page, which has no seat and so no zone, marks them as <time> and a
     script says them in the browser's zone (issue 28.7); without it they stay in `tz`, named."""
-    return [{"shown": local_text(t, tz), "iso": t.replace(tzinfo=None).isoformat(timespec="seconds") + "Z"}
+    return [{"shown": local_time(t, tz), "iso": t.replace(tzinfo=None).isoformat(timespec="seconds") + "Z"}
             for st in others for t in (st["vacation_until"], st["due"]) if t is not None]
